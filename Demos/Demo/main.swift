@@ -1,0 +1,2 @@
+import Unidirectional
+print("demo placeholder")

@@ -1,0 +1,196 @@
+/// A clock whose time moves only when the test moves it.
+///
+/// Sleepers wake in deadline order (ties in the order they went to sleep). Before waking the next deadline,
+/// `advance` runs the woken effects on their ``TestRuntime`` until they suspend again, so an effect that sleeps
+/// again inside the advanced window wakes in the same `advance`, with no real-time yielding.
+///
+/// ```swift
+/// let clock = TestClock()
+/// let store = TestStore(initialState: Feature.State()) { Feature() } withDependencies: {
+///   $0.clock = clock
+/// }
+/// await store.send(.uploadFinished) { $0.status = .success }
+/// await clock.advance(by: .seconds(3))
+/// await store.receive(.clearStatus) { $0.status = .idle }
+/// ```
+public final class TestClock: Clock, @unchecked Sendable {
+  /// A point in a test clock's time: an offset from its start.
+  public struct Instant: InstantProtocol, Hashable, Sendable, CustomStringConvertible {
+    /// Time since the clock started.
+    public var offset: Duration
+
+    /// The instant `offset` after the clock's start.
+    public init(offset: Duration = .zero) { self.offset = offset }
+
+    public func advanced(by duration: Duration) -> Self { Self(offset: offset + duration) }
+    public func duration(to other: Self) -> Duration { other.offset - offset }
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.offset < rhs.offset }
+    public var description: String { "TestClock.Instant(\(offset))" }
+  }
+
+  private struct Sleeper {
+    let deadline: Instant
+    let sequence: UInt64
+  }
+
+  private struct Waiting {
+    let continuation: UnsafeContinuation<Void, any Error>
+    let runtime: TestRuntime?
+  }
+
+  private let lock = Lock()
+  private var _now: Instant
+  private var heap = SleeperHeap()
+  private var waiting: [UInt64: Waiting] = [:]
+  private var cancelledEarly: Set<UInt64> = []
+  private var nextSequence: UInt64 = 0
+
+  /// A clock at `now` (its start by default).
+  public init(now: Instant = Instant()) {
+    self._now = now
+  }
+
+  public var now: Instant { lock.withLock { _now } }
+  public var minimumResolution: Duration { .zero }
+
+  /// The number of tasks sleeping on this clock.
+  public var sleeperCount: Int { lock.withLock { waiting.count } }
+
+  public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    try Task.checkCancellation()
+    let runtime = TestRuntime.current
+    let sequence = lock.withLock {
+      defer { nextSequence += 1 }
+      return nextSequence
+    }
+    try await withTaskCancellationHandler {
+      try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
+        enum Outcome { case wait, resume, cancel }
+        let outcome: Outcome = lock.withLock {
+          if cancelledEarly.remove(sequence) != nil { return .cancel }
+          if deadline <= _now { return .resume }
+          waiting[sequence] = Waiting(continuation: continuation, runtime: runtime)
+          heap.insert(Sleeper(deadline: deadline, sequence: sequence))
+          return .wait
+        }
+        switch outcome {
+        case .wait: runtime?.taskBlocked()
+        case .resume: continuation.resume()
+        case .cancel: continuation.resume(throwing: CancellationError())
+        }
+      }
+    } onCancel: {
+      let cancelled: Waiting? = lock.withLock {
+        if let entry = waiting.removeValue(forKey: sequence) { return entry }
+        cancelledEarly.insert(sequence)
+        return nil
+      }
+      if let cancelled {
+        cancelled.runtime?.taskUnblocked()
+        cancelled.continuation.resume(throwing: CancellationError())
+      }
+    }
+  }
+
+  /// Moves time forward by `duration`, waking every sleeper whose deadline is reached, in deadline order.
+  public func advance(by duration: Duration = .zero) async {
+    await advance(to: now.advanced(by: duration))
+  }
+
+  /// Moves time forward to `deadline` (never backwards), waking sleepers in deadline order.
+  public func advance(to deadline: Instant) async {
+    runKnownRuntimes()
+    while let (instant, woken) = popDue(until: deadline) {
+      _ = instant
+      var runtimes: [TestRuntime] = []
+      for entry in woken {
+        entry.runtime?.taskUnblocked()
+        entry.continuation.resume()
+        if let runtime = entry.runtime, !runtimes.contains(where: { $0 === runtime }) { runtimes.append(runtime) }
+      }
+      for runtime in runtimes { runtime.runUntilIdle() }
+    }
+    lock.withLock { if _now < deadline { _now = deadline } }
+  }
+
+  /// Advances to each next deadline until no task sleeps on this clock (at most `limit` deadlines).
+  public func run(limit: Int = 100_000) async {
+    for _ in 0..<limit {
+      guard let next = lock.withLock({ nextDeadline() }) else { return }
+      await advance(to: next)
+    }
+  }
+
+  /// Wakes the sleepers with the earliest deadline not after `deadline`, setting `now` to it.
+  private func popDue(until deadline: Instant) -> (Instant, [Waiting])? {
+    lock.withLock {
+      guard let first = nextDeadline(), first <= deadline else { return nil }
+      _now = max(_now, first)
+      var woken: [Waiting] = []
+      while let top = heap.peek, top.deadline == first {
+        heap.removeFirst()
+        if let entry = waiting.removeValue(forKey: top.sequence) { woken.append(entry) }
+      }
+      return (first, woken)
+    }
+  }
+
+  /// The earliest deadline of a live sleeper, dropping cancelled ones from the heap. Call with the lock held.
+  private func nextDeadline() -> Instant? {
+    while let top = heap.peek {
+      if waiting[top.sequence] != nil { return top.deadline }
+      heap.removeFirst()
+    }
+    return nil
+  }
+
+  /// Lets effects that are about to sleep register before time moves.
+  private func runKnownRuntimes() {
+    let runtimes = lock.withLock {
+      waiting.values.compactMap(\.runtime).reduce(into: [TestRuntime]()) { result, runtime in
+        if !result.contains(where: { $0 === runtime }) { result.append(runtime) }
+      }
+    }
+    for runtime in runtimes { runtime.runUntilIdle() }
+    if let current = TestRuntime.current, !runtimes.contains(where: { $0 === current }) { current.runUntilIdle() }
+  }
+
+  /// A binary min-heap ordered by (deadline, sequence).
+  private struct SleeperHeap {
+    private var storage: [Sleeper] = []
+
+    var peek: Sleeper? { storage.first }
+
+    mutating func insert(_ sleeper: Sleeper) {
+      storage.append(sleeper)
+      var child = storage.count - 1
+      while child > 0 {
+        let parent = (child - 1) / 2
+        guard Self.precedes(storage[child], storage[parent]) else { break }
+        storage.swapAt(child, parent)
+        child = parent
+      }
+    }
+
+    mutating func removeFirst() {
+      guard !storage.isEmpty else { return }
+      storage.swapAt(0, storage.count - 1)
+      storage.removeLast()
+      var parent = 0
+      while true {
+        let left = 2 * parent + 1
+        let right = left + 1
+        var smallest = parent
+        if left < storage.count, Self.precedes(storage[left], storage[smallest]) { smallest = left }
+        if right < storage.count, Self.precedes(storage[right], storage[smallest]) { smallest = right }
+        guard smallest != parent else { return }
+        storage.swapAt(parent, smallest)
+        parent = smallest
+      }
+    }
+
+    private static func precedes(_ lhs: Sleeper, _ rhs: Sleeper) -> Bool {
+      lhs.deadline < rhs.deadline || (lhs.deadline == rhs.deadline && lhs.sequence < rhs.sequence)
+    }
+  }
+}

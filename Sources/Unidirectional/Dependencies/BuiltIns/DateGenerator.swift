@@ -1,0 +1,44 @@
+import Foundation
+
+/// Tells the current date; inject it so tests control "now".
+///
+/// ```swift
+/// @Dependency(\.date) var date
+/// state.createdAt = date.now
+/// ```
+public struct DateGenerator: Sendable {
+  private let generate: @Sendable () -> Date
+
+  /// A generator that calls `generate` for every date.
+  public init(_ generate: @escaping @Sendable () -> Date) {
+    self.generate = generate
+  }
+
+  /// The current date.
+  public func callAsFunction() -> Date { generate() }
+
+  /// The current date.
+  public var now: Date { generate() }
+
+  /// Always `date`.
+  public static func constant(_ date: Date) -> Self { Self { date } }
+
+  /// Reports a test failure when called, then returns the reference date (2001-01-01).
+  public static let unimplemented = DateGenerator {
+    reportIssue("@Dependency(\\.date) was used without an override. Set it, e.g. to .constant(…), in the test.")
+    return Date(timeIntervalSinceReferenceDate: 0)
+  }
+}
+
+private enum DateGeneratorKey: DependencyKey {
+  static let liveValue = DateGenerator { Date() }
+  static let testValue = DateGenerator.unimplemented
+}
+
+extension DependencyValues {
+  /// Tells the current date: the system's live and in previews; unimplemented in tests until overridden.
+  public var date: DateGenerator {
+    get { self[DateGeneratorKey.self] }
+    set { self[DateGeneratorKey.self] = newValue }
+  }
+}

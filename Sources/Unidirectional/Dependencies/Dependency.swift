@@ -1,0 +1,30 @@
+/// Reads a dependency from the ``DependencyValues`` in effect where it is read.
+///
+/// Inside a reducer run by a store that is the store's values (with any ``Reducer/dependency(_:_:)`` overrides);
+/// inside an effect, the values captured when the effect was created; elsewhere, the innermost
+/// ``withDependencies(_:operation:)-swift.func`` scope.
+///
+/// ```swift
+/// struct Feature: Reducer {
+///   @Dependency(\.uuid) var uuid
+///   func reduce(into state: inout State, action: Action) -> Effect<Action> {
+///     state.ids.append(uuid())
+///     return .none
+///   }
+/// }
+/// ```
+@propertyWrapper
+public struct Dependency<Value: Sendable>: Sendable {
+  private let keyPath: KeyPath<DependencyValues, Value> & Sendable
+
+  /// Reads the dependency at `keyPath`.
+  public init(_ keyPath: KeyPath<DependencyValues, Value> & Sendable) {
+    self.keyPath = keyPath
+  }
+
+  /// The current value of the dependency.
+  public var wrappedValue: Value {
+    if let scope = ReduceScope.active { return scope.value(keyPath) }
+    return DependencyValues.current[keyPath: keyPath]
+  }
+}

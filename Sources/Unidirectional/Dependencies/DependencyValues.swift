@@ -1,0 +1,81 @@
+import Foundation
+
+/// The set of dependencies a store, its reducers and their effects read through ``Dependency``.
+///
+/// Extend it with a computed property per ``DependencyKey``, then override values per store, per reducer subtree
+/// (``Reducer/dependency(_:_:)``) or per scope (``withDependencies(_:operation:)-swift.func``).
+///
+/// ```swift
+/// let store = Store(initialState: Feature.State()) {
+///   Feature()
+/// } withDependencies: {
+///   $0.uuid = .incrementing
+/// }
+/// ```
+public struct DependencyValues: Sendable {
+  private var overrides: [ObjectIdentifier: any Sendable] = [:]
+  private var defaults: DefaultValueCache
+
+  /// Which default values keys resolve to: live, preview or test.
+  public var context: DependencyContext {
+    didSet { if context != oldValue { defaults = DefaultValueCache() } }
+  }
+
+  /// Empty values in `context`: every key resolves to its default for that context.
+  public init(context: DependencyContext = .detected) {
+    self.context = context
+    self.defaults = DefaultValueCache()
+  }
+
+  /// The dependency stored for `key`, or its default for the current context.
+  public subscript<Key: DependencyKey>(key: Key.Type) -> Key.Value {
+    get {
+      if let value = overrides[ObjectIdentifier(key)], let typed = value as? Key.Value { return typed }
+      return defaults.value(for: key, context: context)
+    }
+    set { overrides[ObjectIdentifier(key)] = newValue }
+  }
+
+  /// A copy whose defaults are resolved afresh: stateful defaults (an incrementing UUID generator) are not shared
+  /// with any other store.
+  func isolated() -> DependencyValues {
+    var copy = self
+    copy.defaults = DefaultValueCache()
+    return copy
+  }
+
+  /// The values in effect here: the reducer being run by a store, else the innermost `withDependencies` scope or
+  /// effect, else the process-wide defaults.
+  public static var current: DependencyValues {
+    if let scope = ReduceScope.active { return scope.values }
+    return taskValues ?? root
+  }
+
+  @TaskLocal static var taskValues: DependencyValues?
+
+  private static let root = DependencyValues()
+}
+
+/// Lazily computed default values, shared by copies of one `DependencyValues`, so a stateful default is created
+/// once per store.
+private final class DefaultValueCache: @unchecked Sendable {
+  private let lock = Lock()
+  private var values: [ObjectIdentifier: any Sendable] = [:]
+
+  func value<Key: DependencyKey>(for key: Key.Type, context: DependencyContext) -> Key.Value {
+    let id = ObjectIdentifier(key)
+    if let cached = lock.withLock({ values[id] }), let typed = cached as? Key.Value { return typed }
+    // Computed outside the lock: a default may itself read dependencies or report an issue.
+    let value: Key.Value
+    switch context {
+    case .live: value = Key.liveValue
+    case .preview: value = Key.previewValue
+    case .test: value = Key.testValue
+    }
+    return lock.withLock {
+      if let cached = values[id], let typed = cached as? Key.Value { return typed }
+      values[id] = value
+      return value
+    }
+  }
+}

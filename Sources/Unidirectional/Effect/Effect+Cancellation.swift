@@ -1,0 +1,71 @@
+/// Identifies cancellable effects. Any hashable, sendable value can be an id; ids are namespaced by the reducer
+/// that scoped them (an `ifLet` child, a `forEach` element), so two elements using the same id never collide.
+@usableFromInline
+struct CancelID: Hashable, @unchecked Sendable {
+  // `AnyHashable` is not `Sendable`, but only `Sendable` values are ever stored in it (see the public API).
+  let id: AnyHashable
+  var namespace: [AnyHashable]
+
+  init(_ id: some Hashable & Sendable, namespace: [AnyHashable] = []) {
+    self.id = AnyHashable(id)
+    self.namespace = namespace
+  }
+
+  func namespaced(by scope: AnyHashable) -> CancelID {
+    var copy = self
+    copy.namespace.insert(scope, at: 0)
+    return copy
+  }
+}
+
+extension Effect {
+  /// Makes this effect cancellable by `id`.
+  ///
+  /// - Parameters:
+  ///   - id: Any hashable value; ``cancel(id:)`` with an equal value cancels this effect.
+  ///   - cancelInFlight: Cancel effects already running under `id` before starting this one.
+  public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Self {
+    if isNone && !cancelInFlight { return self }
+    return Self(.cancellable(id: CancelID(id), cancelInFlight: cancelInFlight, self))
+  }
+
+  /// Cancels every running effect marked cancellable by `id`. A cancelled effect feeds back nothing more.
+  public static func cancel(id: some Hashable & Sendable) -> Self {
+    Self(.cancel(CancelID(id)))
+  }
+
+  /// Namespaces every cancellation id in this effect, then makes the whole effect cancellable by the namespace.
+  func scoped(by namespace: AnyHashable) -> Self {
+    let inner = namespacingIDs(by: namespace)
+    if inner.isNone { return inner }
+    return Self(.cancellable(id: CancelID(ScopeNamespace(namespace)), cancelInFlight: false, inner))
+  }
+
+  /// An effect that cancels everything started inside `scoped(by: namespace)`.
+  static func cancelScope(_ namespace: AnyHashable) -> Self {
+    Self(.cancel(CancelID(ScopeNamespace(namespace))))
+  }
+
+  private func namespacingIDs(by namespace: AnyHashable) -> Self {
+    switch node {
+    case .none, .send, .run:
+      return self
+    case let .merge(effects):
+      return Self(.merge(effects.map { $0.namespacingIDs(by: namespace) }))
+    case let .concatenate(effects):
+      return Self(.concatenate(effects.map { $0.namespacingIDs(by: namespace) }))
+    case let .cancellable(id, cancelInFlight, effect):
+      return Self(
+        .cancellable(
+          id: id.namespaced(by: namespace), cancelInFlight: cancelInFlight, effect.namespacingIDs(by: namespace)))
+    case let .cancel(id):
+      return Self(.cancel(id.namespaced(by: namespace)))
+    }
+  }
+}
+
+/// The cancellation id of everything a scoping reducer (`ifLet`, `forEach`) started for one child.
+struct ScopeNamespace: Hashable, @unchecked Sendable {
+  let value: AnyHashable
+  init(_ value: AnyHashable) { self.value = value }
+}

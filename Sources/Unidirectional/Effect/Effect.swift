@@ -1,0 +1,139 @@
+/// Work a reducer asks the store to do after it has changed state: nothing, an action to feed back at once, or
+/// asynchronous work that may feed back many actions.
+///
+/// Effects are values: they describe work, and the ``Store`` (or a `TestStore`) runs them.
+///
+/// ```swift
+/// case .refreshTapped:
+///   state.isLoading = true
+///   return .run { send in
+///     let items = try await api.fetchItems()
+///     send(.itemsLoaded(items))
+///   }
+///   .cancellable(id: CancelID.refresh, cancelInFlight: true)
+/// ```
+public struct Effect<Action: Sendable>: Sendable {
+  @usableFromInline
+  indirect enum Node: Sendable {
+    case none
+    case send(Action)
+    case run(Run)
+    case merge([Effect])
+    case concatenate([Effect])
+    case cancellable(id: CancelID, cancelInFlight: Bool, Effect)
+    case cancel(CancelID)
+  }
+
+  /// The asynchronous part of a `.run` effect.
+  @usableFromInline
+  struct Run: Sendable {
+    let priority: TaskPriority?
+    let operation: @Sendable (Send<Action>) async throws -> Void
+    let handler: (@Sendable (any Error, Send<Action>) async -> Void)?
+    /// The dependencies in effect where the effect was created; the operation runs with them.
+    let dependencies: DependencyValues?
+  }
+
+  @usableFromInline let node: Node
+
+  @inlinable init(_ node: Node) { self.node = node }
+
+  /// An effect that does nothing.
+  @inlinable public static var none: Self { Self(.none) }
+
+  /// Whether this effect does nothing (the store's fast path).
+  @inlinable var isNone: Bool {
+    if case .none = node { return true }
+    return false
+  }
+
+  /// Feeds `action` back into the store immediately, before any action from asynchronous work.
+  ///
+  /// Actions fed back this way are processed depth-first: the action and everything it sends synchronously are
+  /// reduced before the store returns to actions queued by effects or other callers.
+  public static func send(_ action: Action) -> Self { Self(.send(action)) }
+
+  /// Runs asynchronous work that can feed any number of actions back through `send`.
+  ///
+  /// A thrown error that is not a cancellation is passed to `handler`, or reported as a runtime issue when there
+  /// is no handler. Once the effect is cancelled, `send` delivers nothing.
+  ///
+  /// - Parameters:
+  ///   - priority: The priority of the task that runs the work.
+  ///   - operation: The work. `send` feeds actions back into the store.
+  ///   - handler: Called with an error the operation throws (cancellation excepted).
+  public static func run(
+    priority: TaskPriority? = nil,
+    operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
+    catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>) async -> Void)? = nil
+  ) -> Self {
+    Self(.run(Run(priority: priority, operation: operation, handler: handler, dependencies: .current)))
+  }
+
+  /// Runs all `effects` at the same time.
+  public static func merge(_ effects: Self...) -> Self { merge(effects) }
+
+  /// Runs all `effects` at the same time.
+  public static func merge(_ effects: some Sequence<Self>) -> Self {
+    let effects = effects.filter { !$0.isNone }
+    switch effects.count {
+    case 0: return .none
+    case 1: return effects[0]
+    default: return Self(.merge(effects))
+    }
+  }
+
+  /// Runs `effects` one after another: each starts when the previous one has finished.
+  public static func concatenate(_ effects: Self...) -> Self { concatenate(effects) }
+
+  /// Runs `effects` one after another: each starts when the previous one has finished.
+  public static func concatenate(_ effects: some Sequence<Self>) -> Self {
+    let effects = effects.filter { !$0.isNone }
+    switch effects.count {
+    case 0: return .none
+    case 1: return effects[0]
+    default: return Self(.concatenate(effects))
+    }
+  }
+
+  /// Runs this effect and `other` at the same time.
+  @inlinable public func merge(with other: Self) -> Self {
+    if isNone { return other }
+    if other.isNone { return self }
+    return Self(.merge([self, other]))
+  }
+
+  /// Runs `other` after this effect has finished.
+  public func concatenate(with other: Self) -> Self { .concatenate(self, other) }
+
+  /// Transforms the actions this effect feeds back, e.g. to embed a child's actions in its parent's.
+  public func map<NewAction: Sendable>(
+    _ transform: @escaping @Sendable (Action) -> NewAction
+  ) -> Effect<NewAction> {
+    switch node {
+    case .none:
+      return .none
+    case let .send(action):
+      return .send(transform(action))
+    case let .run(run):
+      let operation: @Sendable (Send<NewAction>) async throws -> Void = { send in
+        try await run.operation(Send { send(transform($0)) })
+      }
+      var handler: (@Sendable (any Error, Send<NewAction>) async -> Void)?
+      if let base = run.handler {
+        handler = { error, send in await base(error, Send { send(transform($0)) }) }
+      }
+      return Effect<NewAction>(
+        .run(.init(priority: run.priority, operation: operation, handler: handler, dependencies: run.dependencies))
+      )
+    case let .merge(effects):
+      return Effect<NewAction>(.merge(effects.map { $0.map(transform) }))
+    case let .concatenate(effects):
+      return Effect<NewAction>(.concatenate(effects.map { $0.map(transform) }))
+    case let .cancellable(id, cancelInFlight, effect):
+      return Effect<NewAction>(.cancellable(id: id, cancelInFlight: cancelInFlight, effect.map(transform)))
+    case let .cancel(id):
+      return Effect<NewAction>(.cancel(id))
+    }
+  }
+}

@@ -1,0 +1,75 @@
+extension Reducer {
+  /// Runs `element` on each element of an identified collection, for actions addressed by element id, after this
+  /// reducer.
+  ///
+  /// Effects of an element are cancelled when the parent removes it. An action for an id that is not in the
+  /// collection is reported as a runtime issue.
+  ///
+  /// ```swift
+  /// Reduce { state, action in … }
+  ///   .forEach(\.uploads, action: Action.uploadCase) { UploadRowFeature() }
+  /// ```
+  public func forEach<ID: Hashable & Sendable, Element: Reducer>(
+    _ toElements: WritableKeyPath<State, IdentifiedArray<ID, Element.State>> & Sendable,
+    action toElementAction: CasePath<Action, (id: ID, action: Element.Action)>,
+    @ReducerBuilder<Element.State, Element.Action> element: () -> Element,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> ForEachReducer<Self, ID, Element> {
+    ForEachReducer(
+      parent: self, element: element(), toElements: toElements, toElementAction: toElementAction,
+      fileID: fileID, line: line)
+  }
+}
+
+/// The reducer made by ``Reducer/forEach(_:action:element:fileID:line:)``.
+public struct ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element: Reducer>: Reducer {
+  let parent: Parent
+  let element: Element
+  let toElements: WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>> & Sendable
+  let toElementAction: CasePath<Parent.Action, (id: ID, action: Element.Action)>
+  let fileID: StaticString
+  let line: UInt
+
+  private struct ElementNamespace: Hashable, @unchecked Sendable {
+    let collection: AnyHashable
+    let id: ID
+  }
+
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+    var elementEffect = Effect<Parent.Action>.none
+    if let (id, elementAction) = toElementAction.extract(action) {
+      if state[keyPath: toElements][id: id] != nil {
+        let embed = toElementAction.embed
+        elementEffect = mutate(&state[keyPath: toElements], id: id) { element.reduce(into: &$0, action: elementAction) }
+          .map { embed((id, $0)) }
+          .scoped(by: ElementNamespace(collection: toElements, id: id))
+      } else {
+        reportIssue(
+          """
+          A "forEach" at \(fileID):\(line) received an action for the missing element \(describe(id)): \
+          \(describe(action)). Make sure the element's effects are cancelled when it is removed.
+          """, fileID: fileID, line: line)
+      }
+    }
+    let idsBefore = state[keyPath: toElements].ids
+    let parentEffect = parent.reduce(into: &state, action: action)
+    let elementsAfter = state[keyPath: toElements]
+    var cancellations: [Effect<Parent.Action>] = []
+    if elementsAfter.count != idsBefore.count || elementsAfter.ids != idsBefore {
+      for id in idsBefore where elementsAfter[id: id] == nil {
+        cancellations.append(.cancelScope(ElementNamespace(collection: toElements, id: id)))
+      }
+    }
+    return .merge([elementEffect, parentEffect] + cancellations)
+  }
+
+  private func mutate(
+    _ elements: inout IdentifiedArray<ID, Element.State>,
+    id: ID,
+    _ body: (inout Element.State) -> Effect<Element.Action>
+  ) -> Effect<Element.Action> {
+    guard let index = elements.index(id: id) else { return .none }
+    return body(&elements[index])
+  }
+}
