@@ -1,1 +1,24 @@
-print("bench placeholder")
+import Foundation
+import Unidirectional
+
+// Runs every case next to its raw baseline in one process; prints a table, or JSON lines with --json.
+// Each figure is the median of several rounds.
+
+let arguments = CommandLine.arguments
+let json = arguments.contains("--json")
+let rounds = 7
+
+if let index = arguments.firstIndex(of: "--profile"), index + 1 < arguments.count {
+  // Loops one case for a profiler: `perf record -g unidirectional-bench --profile send`.
+  CoreBenchmarks.profile(arguments[index + 1])
+  exit(0)
+}
+
+var results: [BenchmarkResult] = []
+results += await CoreBenchmarks.all(rounds: rounds)
+
+if json {
+  for result in results { print(result.jsonLine) }
+} else {
+  print(BenchmarkResult.table(results))
+}

@@ -15,7 +15,7 @@
 /// ```
 @propertyWrapper
 public struct Dependency<Value: Sendable>: Sendable {
-  private let keyPath: KeyPath<DependencyValues, Value> & Sendable
+  @usableFromInline let keyPath: KeyPath<DependencyValues, Value> & Sendable
 
   /// Reads the dependency at `keyPath`.
   public init(_ keyPath: KeyPath<DependencyValues, Value> & Sendable) {
@@ -23,8 +23,9 @@ public struct Dependency<Value: Sendable>: Sendable {
   }
 
   /// The current value of the dependency.
+  @inlinable
   public var wrappedValue: Value {
-    if let scope = ReduceScope.active { return scope.value(keyPath) }
+    if let value = ReduceScope.read(keyPath) { return value }
     return DependencyValues.current[keyPath: keyPath]
   }
 }

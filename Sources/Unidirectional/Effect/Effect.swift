@@ -42,7 +42,7 @@ public struct Effect<Action: Sendable>: Sendable {
   @inlinable public static var none: Self { Self(.none) }
 
   /// Whether this effect does nothing (the store's fast path).
-  @inlinable var isNone: Bool {
+  @inlinable @inline(__always) var isNone: Bool {
     if case .none = node { return true }
     return false
   }

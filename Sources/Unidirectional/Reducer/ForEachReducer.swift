@@ -9,13 +9,13 @@ extension Reducer {
   /// Reduce { state, action in … }
   ///   .forEach(\.uploads, action: Action.uploadCase) { UploadRowFeature() }
   /// ```
-  public func forEach<ID: Hashable & Sendable, Element: Reducer>(
-    _ toElements: WritableKeyPath<State, IdentifiedArray<ID, Element.State>> & Sendable,
-    action toElementAction: CasePath<Action, (id: ID, action: Element.Action)>,
-    @ReducerBuilder<Element.State, Element.Action> element: () -> Element,
+  public func forEach<ID: Hashable & Sendable, ElementState, ElementAction, Element: Reducer>(
+    _ toElements: WritableKeyPath<State, IdentifiedArray<ID, ElementState>> & Sendable,
+    action toElementAction: CasePath<Action, (id: ID, action: ElementAction)>,
+    @ReducerBuilder<ElementState, ElementAction> element: () -> Element,
     fileID: StaticString = #fileID,
     line: UInt = #line
-  ) -> ForEachReducer<Self, ID, Element> {
+  ) -> ForEachReducer<Self, ID, Element> where ElementState == Element.State, ElementAction == Element.Action {
     ForEachReducer(
       parent: self, element: element(), toElements: toElements, toElementAction: toElementAction,
       fileID: fileID, line: line)

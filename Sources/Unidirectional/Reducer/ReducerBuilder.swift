@@ -55,7 +55,7 @@ public struct ReducerSequence<R0: Reducer, R1: Reducer<R0.State, R0.Action>>: Re
     self.r1 = r1
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public func reduce(into state: inout R0.State, action: R0.Action) -> Effect<R0.Action> {
     let first = r0.reduce(into: &state, action: action)
     return first.merge(with: r1.reduce(into: &state, action: action))

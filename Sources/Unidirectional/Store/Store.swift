@@ -45,7 +45,7 @@ public final class Store<State, Action: Sendable>: @unchecked Sendable {
     reducer: some Reducer<State, Action>,
     dependencies: DependencyValues,
     runtime: TestRuntime?,
-    onReduce: (@Sendable (Action, ActionOrigin, borrowing State) -> Void)?
+    onReduce: ((Action, ActionOrigin, borrowing State) -> Void)?
   ) {
     let box = WeakStoreBox()
     let core = RootCore(

@@ -1,0 +1,64 @@
+import Foundation
+
+/// One benchmark case: its cost, the raw baseline it is compared with, and the target ratio or bound.
+struct BenchmarkResult {
+  let name: String
+  let nsPerOp: Double
+  let baselineName: String
+  let baselineNsPerOp: Double
+  let target: String
+
+  var ratio: Double { nsPerOp / baselineNsPerOp }
+
+  var jsonLine: String {
+    let object: [String: Any] = [
+      "name": name, "ns_per_op": (nsPerOp * 10).rounded() / 10,
+      "baseline_ns_per_op": (baselineNsPerOp * 10).rounded() / 10, "baseline": baselineName,
+      "ratio": (ratio * 100).rounded() / 100, "target": target,
+    ]
+    let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  static func table(_ results: [BenchmarkResult]) -> String {
+    var lines = [
+      "| case | ns/op | baseline | baseline ns/op | ratio | target |",
+      "|---|---:|---|---:|---:|---|",
+    ]
+    for result in results {
+      lines.append(
+        "| \(result.name) | \(format(result.nsPerOp)) | \(result.baselineName) | \(format(result.baselineNsPerOp)) | "
+          + "\(String(format: "%.2f×", result.ratio)) | \(result.target) |")
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  private static func format(_ value: Double) -> String {
+    value >= 100_000 ? String(format: "%.0f", value) : String(format: "%.1f", value)
+  }
+}
+
+/// The median of `rounds` measurements of `body`, which returns nanoseconds per operation.
+func median(rounds: Int, _ body: () async -> Double) async -> Double {
+  var samples: [Double] = []
+  for _ in 0..<rounds { samples.append(await body()) }
+  samples.sort()
+  return samples[samples.count / 2]
+}
+
+/// Nanoseconds per iteration of `body` run `iterations` times.
+@inline(__always)
+func measure(iterations: Int, _ body: () -> Void) -> Double {
+  let start = DispatchTime.now().uptimeNanoseconds
+  for _ in 0..<iterations { body() }
+  let end = DispatchTime.now().uptimeNanoseconds
+  return Double(end - start) / Double(iterations)
+}
+
+/// Nanoseconds per iteration of the asynchronous `body` run `iterations` times.
+func measureAsync(iterations: Int, _ body: () async -> Void) async -> Double {
+  let start = DispatchTime.now().uptimeNanoseconds
+  for _ in 0..<iterations { await body() }
+  let end = DispatchTime.now().uptimeNanoseconds
+  return Double(end - start) / Double(iterations)
+}

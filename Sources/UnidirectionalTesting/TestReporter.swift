@@ -1,0 +1,100 @@
+import Testing
+import Unidirectional
+import XCTest
+
+/// A failed expectation of a `TestStore`, with the test source location it belongs to.
+public struct TestFailure: Sendable, CustomStringConvertible {
+  /// What was expected and what happened, with a state diff where relevant.
+  public var message: String
+  /// The file of the `TestStore` call that failed (`#fileID`).
+  public var fileID: StaticString
+  /// The file of the `TestStore` call that failed (`#filePath`).
+  public var filePath: StaticString
+  /// The line of the `TestStore` call that failed.
+  public var line: UInt
+  /// The column of the `TestStore` call that failed.
+  public var column: UInt
+
+  public var description: String { "\(fileID):\(line): \(message)" }
+}
+
+/// Where a `TestStore`'s failures go: by default, the running XCTest or Swift Testing test.
+///
+/// Inject a collecting reporter to test the failure paths themselves:
+///
+/// ```swift
+/// let failures = TestFailures()
+/// let store = TestStore(initialState: …, reducer: { … }, reporter: failures.reporter)
+/// await store.send(.tap) { $0.count = 2 }
+/// XCTAssertEqual(failures.messages.count, 1)
+/// ```
+public struct TestReporter: Sendable {
+  private let handler: @Sendable (TestFailure) -> Void
+
+  /// A reporter that hands each failure to `handler`.
+  public init(_ handler: @escaping @Sendable (TestFailure) -> Void) {
+    self.handler = handler
+  }
+
+  /// Reports `failure`.
+  public func report(_ failure: TestFailure) { handler(failure) }
+
+  /// Records an issue in the current Swift Testing test when one is running, else fails the current XCTest.
+  public static let automatic = TestReporter { failure in
+    if Test.current != nil {
+      Issue.record(
+        Comment(rawValue: failure.message),
+        sourceLocation: SourceLocation(
+          fileID: "\(failure.fileID)", filePath: "\(failure.filePath)", line: Int(failure.line),
+          column: Int(failure.column)))
+    } else {
+      XCTFail(failure.message, file: failure.filePath, line: failure.line)
+    }
+  }
+}
+
+/// Collects a `TestStore`'s failures instead of failing the test: for testing failure messages.
+///
+/// ```swift
+/// let failures = TestFailures()
+/// let store = TestStore(initialState: State(), reporter: failures.reporter) { Feature() }
+/// ```
+public final class TestFailures: Sendable {
+  private let storage = Mutex<[TestFailure]>([])
+
+  /// An empty collection.
+  public init() {}
+
+  /// A reporter that appends to this collection.
+  public var reporter: TestReporter {
+    TestReporter { failure in self.storage.withLock { $0.append(failure) } }
+  }
+
+  /// The failures collected so far, oldest first.
+  public var all: [TestFailure] { storage.withLock { $0 } }
+
+  /// The messages of the failures collected so far.
+  public var messages: [String] { all.map(\.message) }
+
+  /// Removes and returns the collected failures.
+  public func removeAll() -> [TestFailure] {
+    storage.withLock { failures in
+      defer { failures.removeAll() }
+      return failures
+    }
+  }
+}
+
+/// A value behind an `NSLock` (the Synchronization module is not one of the toolchain modules this package uses).
+final class Mutex<Value>: @unchecked Sendable {
+  private var value: Value
+  private let lock = NSLock()
+
+  init(_ value: Value) { self.value = value }
+
+  func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body(&value)
+  }
+}
