@@ -491,8 +491,4 @@ enum TestStoreDefaults {
 }
 
 /// A one-line description of an action.
-func describeAction(_ action: Any) -> String {
-  var text = ""
-  debugPrint(action, terminator: "", to: &text)
-  return text
-}
+func describeAction(_ action: Any) -> String { describe(action) }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a ``Store`` needs from whatever runs its reducer: the root runtime, or a scope of a parent.
 class StoreCore<State, Action: Sendable>: @unchecked Sendable {
   func send(_ action: Action) -> StoreTask { fatalError("abstract") }
@@ -475,9 +477,12 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
   }
 }
 
-/// A short, single-line description of an action for messages.
-func describe(_ value: Any) -> String {
-  var text = ""
-  debugPrint(value, terminator: "", to: &text)
-  return text.count > 200 ? String(text.prefix(200)) + "…" : text
+/// A short, single-line rendering of a value for messages: `Feature.Action.loaded(id: 3)`.
+public func describe(_ value: Any) -> String {
+  let lines = customDump(value).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+  var text = lines.joined(separator: " ")
+  for (from, to) in [("( ", "("), (" )", ")"), ("[ ", "["), (" ]", "]")] {
+    text = text.replacingOccurrences(of: from, with: to)
+  }
+  return text.count > 300 ? String(text.prefix(300)) + "…" : text
 }

@@ -1,0 +1,77 @@
+import Foundation
+import Unidirectional
+
+/// A tiny counter with a timer effect: the smallest headless host (state changes printed as they happen).
+struct CounterCommand: DemoCommand {
+  static let name = "counter"
+  static let summary = "count to --to N on a timer, printing each state change"
+  static let usage = "--to N          how far to count (default 3)\n--interval MS   milliseconds between ticks (default 100)"
+
+  static func run(arguments: [String]) async -> Int32 {
+    let target: Int
+    let interval: Int
+    do {
+      let options = try OptionParser(arguments, valueOptions: ["--to", "--interval"])
+      guard options.positional.isEmpty else { throw UsageError("unexpected argument \(options.positional[0])") }
+      guard let to = Int(options.values["--to"] ?? "3"), (1...1_000).contains(to) else {
+        throw UsageError("--to must be a whole number from 1 to 1000")
+      }
+      guard let ms = Int(options.values["--interval"] ?? "100"), (0...10_000).contains(ms) else {
+        throw UsageError("--interval must be milliseconds from 0 to 10000")
+      }
+      (target, interval) = (to, ms)
+    } catch {
+      FileHandle.standardError.write(Data("demo counter: \(error)\n\n\(usage)\n".utf8))
+      return 2
+    }
+
+    let store = Store(initialState: TimerCounter.State(target: target)) {
+      TimerCounter(interval: .milliseconds(interval))
+    }
+    let printer = Task {
+      for await state in store.states {
+        print("count: \(state.count)\(state.isRunning ? "" : " (stopped)")")
+        if state.count >= target { return }
+      }
+    }
+    await store.send(.start).finish()
+    await printer.value
+    print("done: counted to \(store.count)")
+    return 0
+  }
+}
+
+/// Counts up on the injected clock until it reaches its target.
+struct TimerCounter: Reducer {
+  struct State: Equatable, Sendable {
+    var count = 0
+    var target: Int
+    var isRunning = false
+  }
+
+  enum Action: Equatable, Sendable {
+    case start
+    case tick
+  }
+
+  let interval: Duration
+  @Dependency(\.clock) var clock
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .start:
+      state.isRunning = true
+      let (target, interval, clock) = (state.target, interval, clock)
+      return .run { send in
+        for _ in 0..<target {
+          try await clock.sleep(for: interval)
+          send(.tick)
+        }
+      }
+    case .tick:
+      state.count += 1
+      state.isRunning = state.count < state.target
+      return .none
+    }
+  }
+}
