@@ -1,0 +1,38 @@
+import Foundation
+import Unidirectional
+
+/// An API key for an image generation service. It renders as `<redacted>` everywhere — `print`, string
+/// interpolation, `debugPrint`, `dump`, `customDump` and state diffs — so it cannot leak into logs or test output.
+///
+/// Keys live in a client's configuration, never in a feature's State or Action.
+///
+/// ```swift
+/// let key = ImageAPIKey("kakao-rest-key")
+/// print(key)              // <redacted>
+/// print("\(key)")         // <redacted>
+/// ```
+public struct ImageAPIKey: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible,
+  CustomDumpStringConvertible, CustomReflectable
+{
+  /// The secret itself; only the live clients read it, to build the `Authorization` header.
+  let rawValue: String
+
+  /// Wraps `rawValue`; leading and trailing whitespace (a trailing newline from a file) is removed.
+  public init(_ rawValue: String) {
+    self.rawValue = rawValue.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// Whether the key is empty (after trimming): an empty key counts as missing.
+  public var isEmpty: Bool { rawValue.isEmpty }
+
+  public var description: String { "<redacted>" }
+  public var debugDescription: String { "<redacted>" }
+  public var customDumpDescription: String { "<redacted>" }
+  public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+
+  /// Replaces every occurrence of the key in `text` (e.g. a server message that echoes it) with `<redacted>`.
+  func redact(_ text: String) -> String {
+    guard !rawValue.isEmpty else { return text }
+    return text.replacingOccurrences(of: rawValue, with: "<redacted>")
+  }
+}
