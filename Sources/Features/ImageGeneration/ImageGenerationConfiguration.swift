@@ -93,7 +93,10 @@ public struct ImageGenerationConfiguration: Sendable {
   /// The config files read after the environment, first match wins: `./.unidirectional.local.json`, then
   /// `~/.config/unidirectional/keys.json`. Both are JSON objects of strings named like the environment variables.
   public static var defaultConfigFiles: [URL] {
-    let home = FileManager.default.homeDirectoryForCurrentUser
+    // $HOME first (as shells and tests set it), else the account's home folder.
+    let home =
+      ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+      ?? FileManager.default.homeDirectoryForCurrentUser
     return [
       URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(
         ".unidirectional.local.json"),

@@ -1,0 +1,172 @@
+import Features
+import Foundation
+import XCTest
+
+/// Runs the built `demo` executable (next to the test bundle) as a person would: `demo generate …`.
+final class DemoGenerateCommandTests: XCTestCase {
+  private var folder: URL!
+
+  override func setUpWithError() throws {
+    folder = FileManager.default.temporaryDirectory.appendingPathComponent("demo-generate-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  }
+
+  override func tearDownWithError() throws {
+    try? FileManager.default.removeItem(at: folder)
+  }
+
+  func testThePreviewBackendWritesRealPNGFiles() throws {
+    let out = folder.appendingPathComponent("out")
+    let result = try runDemo([
+      "generate", "--prompt", "a lighthouse at dawn", "--tags", "watercolor,soft light", "--negative", "blurry",
+      "--size", "512x640", "--samples", "2", "--out", out.path,
+    ])
+    XCTAssertEqual(result.status, 0, result.errors)
+    XCTAssertTrue(result.output.contains("prompt: \"a lighthouse at dawn, watercolor, soft light\""), result.output)
+    XCTAssertTrue(result.output.contains("status: generated 2 images"), result.output)
+    XCTAssertTrue(result.output.contains("done: 2 files in \(out.path)"), result.output)
+
+    let files = try FileManager.default.contentsOfDirectory(at: out, includingPropertiesForKeys: nil)
+    XCTAssertEqual(files.count, 2)
+    for file in files {
+      XCTAssertEqual(file.pathExtension, "png")
+      XCTAssertNotNil(UUID(uuidString: file.deletingPathExtension().lastPathComponent), file.lastPathComponent)
+      XCTAssertTrue(result.output.contains("saved: \(file.path)"), result.output)
+      let size = pngSize(try Data(contentsOf: file))
+      XCTAssertEqual(size?.width, 512)
+      XCTAssertEqual(size?.height, 640)
+    }
+  }
+
+  func testInvalidOptionsPrintUsageAndExit2() throws {
+    let invalid: [([String], String)] = [
+      (["generate", "--prompt", "kite", "--samples", "9"], "--samples must be a whole number from 1 to 8"),
+      (["generate", "--prompt", "kite", "--size", "500x500"], "--size must be WxH"),
+      (["generate", "--prompt", "kite", "--tags", "a,A"], "--tags: “A” is already a tag."),
+      (["generate", "--prompt", "  "], "--prompt is required"),
+      (["generate", "--prompt", "kite", "--backend", "dalle"], "--backend must be preview, karlo or openai"),
+      (["generate", "--prompt", "kite", "--bogus", "1"], "unknown option --bogus"),
+    ]
+    for (arguments, message) in invalid {
+      let result = try runDemo(arguments)
+      XCTAssertEqual(result.status, 2, "\(arguments): \(result.errors)")
+      XCTAssertTrue(result.errors.contains(message), "\(arguments): \(result.errors)")
+      XCTAssertTrue(result.errors.contains("usage: demo generate --prompt TEXT"), result.errors)
+      XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("generated").path))
+    }
+  }
+
+  func testAMissingKeyIsAClearErrorWithExit1() throws {
+    let result = try runDemo(["generate", "--prompt", "kite", "--backend", "karlo"])
+    XCTAssertEqual(result.status, 1, result.errors)
+    XCTAssertTrue(result.errors.contains("No API key for Karlo: set KARLO_API_KEY in the environment"), result.errors)
+  }
+
+  func testTheKarloBackendWithAKeyFromTheEnvironment() async throws {
+    let server = try await ImageAPIMockServer.start()
+    addTeardownBlock { server.stop() }
+    let out = folder.appendingPathComponent("karlo")
+    let result = try runDemo(
+      [
+        "generate", "--prompt", "a kite", "--samples", "2", "--out", out.path, "--backend", "karlo",
+        "--base-url", server.base(run: UUID().uuidString).absoluteString, "--delivery", "url",
+      ],
+      environment: ["KARLO_API_KEY": server.rawKeys[0]])
+    XCTAssertEqual(result.status, 0, result.errors)
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path).count, 2)
+    XCTAssertFalse((result.output + result.errors).contains(server.rawKeys[0]))
+  }
+
+  func testAServiceFailureExits1WithoutPrintingTheKey() async throws {
+    let server = try await ImageAPIMockServer.start()
+    addTeardownBlock { server.stop() }
+    let secret = "sk-demo-\(UUID().uuidString)"
+    let result = try runDemo(
+      [
+        "generate", "--prompt", "a kite", "--backend", "openai",
+        "--base-url", server.base(run: UUID().uuidString, ["fault": "echo-key"]).absoluteString,
+      ],
+      environment: ["OPENAI_API_KEY": secret])
+    XCTAssertEqual(result.status, 1, result.errors)
+    XCTAssertTrue(result.output.contains("status: failed: The service refused the API key (HTTP 401"), result.output)
+    XCTAssertTrue(result.output.contains("<redacted>"), result.output)
+    XCTAssertFalse((result.output + result.errors).contains(secret))
+  }
+
+  // MARK: Running the executable
+
+  private struct Result {
+    var status: Int32
+    var output: String
+    var errors: String
+  }
+
+  /// The `demo` executable built next to this test bundle (`<scratch>/<triple>/debug/demo`).
+  private static var demoExecutable: URL? {
+    let candidates = [
+      URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+      Bundle.main.bundleURL.deletingLastPathComponent(),
+      Bundle.main.bundleURL,
+    ]
+    return candidates.map { $0.appendingPathComponent("demo") }
+      .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+  }
+
+  /// Runs `demo arguments` in the test's folder, with `HOME` there and no image API variables but `environment`;
+  /// waits at most 60 s.
+  private func runDemo(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    guard let executable = Self.demoExecutable else {
+      XCTFail("the demo executable was not built next to the tests: run `swift build --build-tests` first")
+      return Result(status: -1, output: "", errors: "")
+    }
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.currentDirectoryURL = folder
+    var variables = ProcessInfo.processInfo.environment
+    for name in [
+      "KARLO_API_KEY", "OPENAI_API_KEY", "KARLO_BASE_URL", "OPENAI_BASE_URL", "OPENAI_IMAGE_MODEL",
+      "IMAGE_GENERATION_BACKEND",
+    ] {
+      variables[name] = nil
+    }
+    variables["HOME"] = folder.path
+    variables.merge(environment) { $1 }
+    process.environment = variables
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let outputText = PipeDrain(output.fileHandleForReading)
+    let errorText = PipeDrain(errors.fileHandleForReading)
+    let deadline = Date().addingTimeInterval(60)
+    while process.isRunning, Date() < deadline { usleep(20_000) }
+    if process.isRunning {
+      process.terminate()
+      process.waitUntilExit()
+      XCTFail("demo \(arguments) did not finish within 60 s")
+    }
+    process.waitUntilExit()
+    return Result(status: process.terminationStatus, output: outputText.text(), errors: errorText.text())
+  }
+}
+
+/// Reads a pipe to its end on a background thread, so a chatty child never blocks on a full pipe.
+private final class PipeDrain: @unchecked Sendable {
+  private let done = DispatchSemaphore(value: 0)
+  private var data = Data()
+
+  init(_ handle: FileHandle) {
+    Thread { [self] in
+      data = handle.readDataToEndOfFile()
+      done.signal()
+    }.start()
+  }
+
+  func text() -> String {
+    done.wait()
+    return String(decoding: data, as: UTF8.self)
+  }
+}

@@ -1,7 +1,0 @@
-import XCTest
-
-final class IntegrationPlaceholderTests: XCTestCase {
-  func testLoopbackOnly() {
-    XCTAssertTrue(true)
-  }
-}
