@@ -198,7 +198,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     journal.location.set(location)
     defer { journal.location.set(nil) }
     let deadline = ContinuousClock.now.advanced(by: timeout)
-    while true {
+    for _ in 0..<Self.maximumWaits {
       runtime.runUntilIdle()
       let pending = journal.unassertedReceived()
       if exhaustivity == .on, let step = pending.first {
@@ -217,12 +217,16 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
         expect(pending[index].state, afterApplying: updateStateToExpectedResult, for: "receive", at: location)
         return
       }
-      if let reason = await waitForEffects(until: deadline) {
+      if let reason = await waitForEffects(until: deadline, knownReceived: pending.count) {
         report("Expected to receive \(description), but received none: \(reason)", at: location)
         return
       }
     }
+    report("Expected to receive \(description), but effects kept running without sending it.", at: location)
   }
+
+  /// A bound on the waits of one `receive` or `finish`, so an effect that never stops running cannot hang a test.
+  private static var maximumWaits: Int { 100_000 }
 
   // MARK: Finishing
 
@@ -238,10 +242,10 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     defer { journal.location.set(nil) }
     didFinish = true
     let deadline = ContinuousClock.now.advanced(by: timeout)
-    while true {
+    for _ in 0..<Self.maximumWaits {
       runtime.runUntilIdle()
       if store.runningEffects.isEmpty { break }
-      if await waitForEffects(until: deadline) != nil { break }
+      if await waitForEffects(until: deadline, knownReceived: .max) != nil { break }
     }
     if exhaustivity == .on {
       checkNoUnassertedReceivedActions(at: location)
@@ -294,10 +298,11 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
 
   // MARK: Checks
 
-  /// Runs effects until something is received, or returns why nothing will be.
-  private func waitForEffects(until deadline: ContinuousClock.Instant) async -> String? {
-    runtime.runUntilIdle()
-    if !journal.unassertedReceived().isEmpty { return nil }
+  /// Runs effects until something may have changed (a job ran, or more than `knownReceived` actions are waiting to
+  /// be asserted), or returns why nothing will change.
+  private func waitForEffects(until deadline: ContinuousClock.Instant, knownReceived: Int) async -> String? {
+    if runtime.runUntilIdle() > 0 { return nil }
+    if journal.unassertedReceived().count > knownReceived { return nil }
     let running = store.runningEffects.count
     if running == 0 { return "no effect is running." }
     if runtime.isQuiescent {

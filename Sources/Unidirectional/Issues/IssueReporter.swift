@@ -37,9 +37,14 @@ public struct IssueReporter: Sendable {
   /// Reports `issue`.
   public func report(_ issue: RuntimeIssue) { handler(issue) }
 
-  /// Prints `[Unidirectional] warning: <message> (file:line)` to standard error.
-  public static let standardError = IssueReporter { issue in
-    FileHandle.standardError.write(Data("[Unidirectional] warning: \(issue.message) (\(issue.fileID):\(issue.line))\n".utf8))
+  /// Prints `[Unidirectional] warning: <message> (file:line)` to standard error: the live default.
+  public static let standardError = writing(to: .standardError)
+
+  /// Writes each issue as a `[Unidirectional] warning: …` line to `handle`.
+  public static func writing(to handle: FileHandle) -> IssueReporter {
+    IssueReporter { issue in
+      handle.write(Data("[Unidirectional] warning: \(issue.message) (\(issue.fileID):\(issue.line))\n".utf8))
+    }
   }
 
   /// Forwards to ``testFallback``, read at the time of each report.
