@@ -25,9 +25,13 @@ public struct ImageAPIKey: Sendable, Hashable, CustomStringConvertible, CustomDe
   /// Whether the key is empty (after trimming): an empty key counts as missing.
   public var isEmpty: Bool { rawValue.isEmpty }
 
+  /// Always `<redacted>`.
   public var description: String { "<redacted>" }
+  /// Always `<redacted>`, for `debugPrint` and `String(reflecting:)`.
   public var debugDescription: String { "<redacted>" }
+  /// Always `<redacted>`, for `customDump` and state diffs.
   public var customDumpDescription: String { "<redacted>" }
+  /// No children, so reflection (`dump`, `Mirror`) never reaches the secret.
   public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 
   /// Replaces every occurrence of the key in `text` (e.g. a server message that echoes it) with `<redacted>`.

@@ -12,6 +12,11 @@ import Foundation
 /// ```
 public struct ImageGenerationConfiguration: Sendable {
   /// A live service.
+  ///
+  /// ```swift
+  /// let backend = ImageGenerationConfiguration.Backend(rawValue: "openai")   // .openAI
+  /// backend?.apiKeyVariable                                                  // "OPENAI_API_KEY"
+  /// ```
   public enum Backend: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// Kakao's Karlo: `POST {base}/v2/inference/karlo/t2i`, `Authorization: KakaoAK <key>`.
     case karlo
@@ -42,6 +47,7 @@ public struct ImageGenerationConfiguration: Sendable {
       }
     }
 
+    /// The service's name in messages.
     public var description: String {
       switch self {
       case .karlo: "Karlo"
@@ -51,8 +57,15 @@ public struct ImageGenerationConfiguration: Sendable {
   }
 
   /// How the service should hand back images: inline base64, or URLs the client then downloads.
+  ///
+  /// ```swift
+  /// var configuration = try ImageGenerationConfiguration.load(backend: .karlo)
+  /// configuration.delivery = .url   // Karlo's `return_type: "url"`; the client downloads each image
+  /// ```
   public enum ImageDelivery: String, Sendable, Hashable {
+    /// Images inline in the JSON response (Karlo `base64_string`, OpenAI `b64_json`).
     case base64
+    /// Image URLs in the response, downloaded without the API key.
     case url
   }
 

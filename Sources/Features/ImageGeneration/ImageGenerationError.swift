@@ -46,6 +46,7 @@ public enum ImageGenerationError: Error, Sendable, Hashable, CustomStringConvert
     }
   }
 
+  /// What went wrong, in a sentence a person can act on.
   public var description: String {
     switch self {
     case let .invalidRequest(message):

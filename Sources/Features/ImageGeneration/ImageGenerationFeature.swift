@@ -27,6 +27,11 @@ public struct ImageGenerationFeature: Reducer {
   public static let sampleCountRange = 1...8
 
   /// What the user has entered and what has happened.
+  ///
+  /// ```swift
+  /// var state = ImageGenerationFeature.State(saveFolder: folder, prompt: "a kite", tags: ["watercolor"])
+  /// state.fullPrompt   // "a kite, watercolor"
+  /// ```
   public struct State: Equatable, Sendable {
     /// The description of the image.
     public var prompt: String
@@ -98,6 +103,10 @@ public struct ImageGenerationFeature: Reducer {
   }
 
   /// Where a generation stands.
+  ///
+  /// ```swift
+  /// if case let .generated(images) = store.status { print("\(images.count) images") }
+  /// ```
   public enum Status: Equatable, Sendable {
     /// Nothing requested, or the request was cancelled.
     case idle
@@ -110,6 +119,10 @@ public struct ImageGenerationFeature: Reducer {
   }
 
   /// What the files of one save came to.
+  ///
+  /// ```swift
+  /// .saveFinished(SaveOutcome(saved: [first], failure: .fileExists(path: second.path)))
+  /// ```
   public struct SaveOutcome: Equatable, Sendable {
     /// The files written, in order.
     public var saved: [URL]
@@ -124,6 +137,12 @@ public struct ImageGenerationFeature: Reducer {
   }
 
   /// Everything that can happen.
+  ///
+  /// ```swift
+  /// store.send(.promptChanged("a kite"))
+  /// store.send(.tagAdded("watercolor"))
+  /// store.send(.generateTapped)
+  /// ```
   public enum Action: Equatable, Sendable {
     /// The prompt text changed.
     case promptChanged(String)
@@ -158,6 +177,10 @@ public struct ImageGenerationFeature: Reducer {
     case delegate(Delegate)
 
     /// Messages for the host.
+    ///
+    /// ```swift
+    /// case let .generation(.delegate(.share(images))): return .run { _ in await sharing.share(images) }
+    /// ```
     public enum Delegate: Equatable, Sendable {
       /// Share these images.
       case share([GeneratedImage])
@@ -181,6 +204,7 @@ public struct ImageGenerationFeature: Reducer {
   /// The feature.
   public init() {}
 
+  /// Applies `action` to `state` and returns the work to do next.
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case let .promptChanged(prompt):

@@ -11,6 +11,7 @@ public enum ImageSaveError: Error, Sendable, Hashable, CustomStringConvertible {
   /// Writing failed.
   case writeFailed(path: String, reason: String)
 
+  /// What went wrong, naming the path.
   public var description: String {
     switch self {
     case let .fileExists(path):

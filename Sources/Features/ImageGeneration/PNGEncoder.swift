@@ -9,12 +9,17 @@ import Foundation
 /// ```
 public enum PNGEncoder {
   /// Why pixels could not be encoded.
+  ///
+  /// ```swift
+  /// try PNGEncoder.encode(width: 2, height: 2, rgb: [1, 2, 3])   // throws .pixelCountMismatch(expected: 12, actual: 3)
+  /// ```
   public enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
     /// Width or height is below 1 or above ``maxDimension``.
     case invalidDimensions(width: Int, height: Int)
     /// The pixel buffer does not hold width × height × 3 bytes.
     case pixelCountMismatch(expected: Int, actual: Int)
 
+    /// What was wrong with the input.
     public var description: String {
       switch self {
       case let .invalidDimensions(width, height):

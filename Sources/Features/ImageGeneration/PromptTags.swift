@@ -10,6 +10,10 @@ import Foundation
 /// ```
 public struct PromptTags: Sendable, Hashable, ExpressibleByArrayLiteral {
   /// Why a tag was not added.
+  ///
+  /// ```swift
+  /// do { try tags.add(text) } catch { state.validationMessage = error.description }   // "A tag can't be empty."
+  /// ```
   public enum Rejection: Error, Sendable, Hashable, CustomStringConvertible {
     /// The tag is empty after trimming.
     case empty
@@ -22,6 +26,7 @@ public struct PromptTags: Sendable, Hashable, ExpressibleByArrayLiteral {
     /// The tag contains a comma, which separates tags in the prompt.
     case containsComma
 
+    /// Why the tag was refused, for the user.
     public var description: String {
       switch self {
       case .empty: "A tag can't be empty."

@@ -119,7 +119,8 @@ final class ImageAPIMockServer: @unchecked Sendable {
       let entries = try await requests(run: run)
       if condition(entries) { return entries }
       guard ContinuousClock.now < deadline else {
-        throw Failure(description: "the mock's log for \(run) did not reach the expected state in \(timeout)")
+        throw Failure(
+          description: "the mock's log for \(run) did not reach the expected state in \(timeout): \(entries)")
       }
       try await Task.sleep(for: .milliseconds(20))
     }

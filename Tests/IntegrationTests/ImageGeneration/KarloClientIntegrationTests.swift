@@ -136,11 +136,16 @@ final class KarloClientIntegrationTests: XCTestCase {
   func testASlowServiceTimesOutAndTheConnectionIsClosed() async throws {
     let run = UUID().uuidString
     await assertImageGenerationError(.timedOut) {
-      try await client(run: run, ["delay-ms": "20000"], timeout: .milliseconds(500)).generate(
+      try await client(run: run, ["delay-ms": "20000"], timeout: .seconds(2)).generate(
         ImageGenerationRequest(prompt: "a kite"))
     }
-    _ = try await server.waitForRequests(run: run) { log in
-      log.contains { $0["event"] as? String == "client-disconnected" }
+    // On a loaded machine the client's clock can run out before its request even left (the timeout counts from
+    // the start of the task); when the server did get it, it must see the client hang up rather than be left
+    // holding the connection for 20 s.
+    if try await !server.requests(run: run).isEmpty {
+      _ = try await server.waitForRequests(run: run) { log in
+        log.contains { $0["event"] as? String == "client-disconnected" }
+      }
     }
   }
 
