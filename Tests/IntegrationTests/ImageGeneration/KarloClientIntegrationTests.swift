@@ -133,6 +133,35 @@ final class KarloClientIntegrationTests: XCTestCase {
     }
   }
 
+  func testARetryAfterDateBecomesSecondsFromNow() async throws {
+    let options = ["fault": "rate-limit", "retry-after": "Fri, 01 Jan 2100 00:00:00 GMT"]
+    do {
+      _ = try await client(run: UUID().uuidString, options).generate(ImageGenerationRequest(prompt: "a kite"))
+      XCTFail("expected rate limiting")
+    } catch {
+      guard case let .rateLimited(seconds?) = error as? ImageGenerationError else {
+        return XCTFail("unexpected \(error)")
+      }
+      let expected = Date(timeIntervalSince1970: 4_102_444_800).timeIntervalSinceNow
+      XCTAssertEqual(Double(seconds), expected, accuracy: 120)
+    }
+  }
+
+  func testAWrongBaseURLIsAnUnexpectedStatusWithTheServersMessage() async throws {
+    let run = UUID().uuidString
+    let configuration = ImageGenerationConfiguration(
+      backend: .karlo, apiKey: server.karloKey, baseURL: server.base(run: run).appendingPathComponent("wrong"))
+    do {
+      _ = try await ImageGenerationClient.live(configuration).generate(ImageGenerationRequest(prompt: "a kite"))
+      XCTFail("expected a 404")
+    } catch {
+      guard case let .unexpectedStatus(404, message?) = error as? ImageGenerationError else {
+        return XCTFail("unexpected \(error)")
+      }
+      XCTAssertTrue(message.hasPrefix("no route for POST"), message)
+    }
+  }
+
   func testASlowServiceTimesOutAndTheConnectionIsClosed() async throws {
     let run = UUID().uuidString
     await assertImageGenerationError(.timedOut) {
