@@ -361,6 +361,39 @@ def test_fault_put_hang_records_early_disconnect(http, stack):
     assert ev["hasAuthorization"] is False
 
 
+def test_fault_put_hang_records_a_disconnect_during_the_body(http, stack):
+    r = presign(http, stack, [item()], {"X-Test-Fault": "put-hang:0"})
+    assert r.status_code == 200
+    url = r.json()["items"][0]["uploadURL"]
+    parsed = urlparse(url)
+    # Promise 100000 bytes, send 5000, hang up: the client gave up mid-body.
+    with socket.create_connection((parsed.hostname, parsed.port), timeout=TIMEOUT) as sock:
+        sock.sendall(
+            (
+                f"PUT {parsed.path}?{parsed.query} HTTP/1.1\r\nHost: {parsed.netloc}\r\n"
+                "Content-Type: image/jpeg\r\nContent-Length: 100000\r\n\r\n"
+            ).encode()
+            + b"z" * 5000
+        )
+        hid = hook_id(url)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            ev = events_by_id(http, stack).get(hid)
+            if ev and ev["bytesReceived"] == 5000:
+                break
+            time.sleep(0.05)
+    deadline = time.monotonic() + 5
+    ev = None
+    while time.monotonic() < deadline:
+        ev = events_by_id(http, stack).get(hid)
+        if ev and ev["completed"]:
+            break
+        time.sleep(0.05)
+    assert ev is not None, "hang endpoint saw no request"
+    assert ev["completed"] and ev["disconnectedEarly"] is True, ev
+    assert ev["bytesReceived"] == 5000
+
+
 @pytest.mark.parametrize("fault", ["explode", "put-fail:9", "put-hang:x"])
 def test_fault_header_rejects_nonsense(http, stack, fault):
     r = presign(http, stack, [item()], {"X-Test-Fault": fault})

@@ -1,0 +1,50 @@
+/// Adds up the bytes sent by several transfers and reports whole-percent steps to a handler, never after
+/// ``close()``: the feature must not receive progress once the upload has returned.
+final class UploadProgressReporter: Sendable {
+  private struct Counters {
+    var sent: [Int64]
+    var lastPercent = -1
+    var isClosed = false
+  }
+
+  private let sizes: [Int64]
+  private let total: Int64
+  private let handler: @Sendable (UploadProgress) -> Void
+  private let counters: UploadMutex<Counters>
+
+  /// A reporter for transfers of `sizes` bytes.
+  init(sizes: [Int64], handler: @escaping @Sendable (UploadProgress) -> Void) {
+    self.sizes = sizes
+    self.total = sizes.reduce(0, +)
+    self.handler = handler
+    self.counters = UploadMutex(Counters(sent: Array(repeating: 0, count: sizes.count)))
+  }
+
+  /// Transfer `index` has sent `bytes` in total (clamped to its size; never goes backwards).
+  func update(_ index: Int, sentBytes bytes: Int64) {
+    guard sizes.indices.contains(index) else { return }
+    counters.withLock { counters in
+      guard !counters.isClosed else { return }
+      let clamped = min(max(bytes, 0), sizes[index])
+      guard clamped > counters.sent[index] else { return }
+      counters.sent[index] = clamped
+      let completed = counters.sent.reduce(0, +)
+      let progress = UploadProgress(completedBytes: completed, totalBytes: total)
+      guard progress.percent > counters.lastPercent else { return }
+      counters.lastPercent = progress.percent
+      // Called under the lock so that no report can follow `close()`.
+      handler(progress)
+    }
+  }
+
+  /// Transfer `index` has finished: all its bytes count as sent.
+  func complete(_ index: Int) {
+    guard sizes.indices.contains(index) else { return }
+    update(index, sentBytes: sizes[index])
+  }
+
+  /// Stops reporting; later updates are dropped.
+  func close() {
+    counters.withLock { $0.isClosed = true }
+  }
+}

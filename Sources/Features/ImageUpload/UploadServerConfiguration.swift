@@ -1,0 +1,75 @@
+import Foundation
+
+/// Where and how the live upload clients reach the app's API server. The caller provides it (a host's `--api` and
+/// `--token` options, or the environment); the token is a ``BearerToken`` and never printed.
+///
+/// ```swift
+/// let configuration = UploadServerConfiguration(
+///   apiBaseURL: URL(string: "http://127.0.0.1:8000")!, token: BearerToken(token), maxConcurrentUploads: 4)
+/// print(configuration)   // UploadServerConfiguration(api: http://127.0.0.1:8000, token: <redacted>, …)
+/// ```
+public struct UploadServerConfiguration: Sendable, CustomStringConvertible {
+  /// The API server, e.g. `http://127.0.0.1:8000`; endpoints are resolved against it.
+  public var apiBaseURL: URL
+  /// Sent as `Authorization: Bearer …` to the API server only, never to storage URLs.
+  public var token: BearerToken
+  /// The most PUTs in flight at once (at least 1).
+  public var maxConcurrentUploads: Int
+  /// How long a request may go without any progress before it fails (seconds).
+  public var requestTimeout: TimeInterval
+  /// How long one request may take in total (seconds).
+  public var resourceTimeout: TimeInterval
+  /// Extra headers for requests to the API server (e.g. a test server's fault injection); never sent to storage.
+  public var additionalHeaders: [String: String]
+
+  /// A configuration for the API server at `apiBaseURL` with `token`.
+  public init(
+    apiBaseURL: URL,
+    token: BearerToken,
+    maxConcurrentUploads: Int = 4,
+    requestTimeout: TimeInterval = 60,
+    resourceTimeout: TimeInterval = 3600,
+    additionalHeaders: [String: String] = [:]
+  ) {
+    self.apiBaseURL = apiBaseURL
+    self.token = token
+    self.maxConcurrentUploads = max(1, maxConcurrentUploads)
+    self.requestTimeout = requestTimeout
+    self.resourceTimeout = resourceTimeout
+    self.additionalHeaders = additionalHeaders
+  }
+
+  /// The environment variable holding the API server's base URL.
+  public static let apiURLVariable = "UPLOAD_API_URL"
+  /// The environment variable holding the bearer token.
+  public static let tokenVariable = "UPLOAD_API_TOKEN"
+
+  /// Reads `UPLOAD_API_URL` and `UPLOAD_API_TOKEN`; throws ``ImageUploadError/notConfigured(_:)`` when either is
+  /// missing or the URL is not http(s).
+  public static func fromEnvironment(
+    _ environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws -> UploadServerConfiguration {
+    guard let rawURL = environment[apiURLVariable], !rawURL.isEmpty else {
+      throw ImageUploadError.notConfigured("set \(apiURLVariable) and \(tokenVariable), or pass a configuration")
+    }
+    guard let url = URL(string: rawURL), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+      url.host != nil
+    else {
+      throw ImageUploadError.notConfigured("\(apiURLVariable) must be an http(s) URL")
+    }
+    guard let token = environment[tokenVariable], !token.isEmpty else {
+      throw ImageUploadError.notConfigured("set \(tokenVariable) to the API server's bearer token")
+    }
+    return UploadServerConfiguration(apiBaseURL: url, token: BearerToken(token))
+  }
+
+  public var description: String {
+    "UploadServerConfiguration(api: \(apiBaseURL.absoluteString), token: <redacted>, "
+      + "maxConcurrentUploads: \(maxConcurrentUploads), requestTimeout: \(requestTimeout)s)"
+  }
+
+  /// The URL of the endpoint at `path` under the API server.
+  func endpoint(_ path: String) -> URL {
+    apiBaseURL.appendingPathComponent(path)
+  }
+}

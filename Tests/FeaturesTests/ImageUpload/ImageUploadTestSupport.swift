@@ -1,0 +1,39 @@
+import Features
+import Foundation
+
+/// Records values from `@Sendable` closures (fake clients) for the test to inspect.
+final class UploadRecorder<Value>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var storage: [Value] = []
+
+  func append(_ value: Value) {
+    lock.lock()
+    defer { lock.unlock() }
+    storage.append(value)
+  }
+
+  var values: [Value] {
+    lock.lock()
+    defer { lock.unlock() }
+    return storage
+  }
+}
+
+enum UploadFixtures {
+  /// Picked files in a deliberately unsorted order, so that "pick order" is distinguishable from sorting.
+  static let picked = ["sunset.jpg", "cat.png", "beach.heic"].map {
+    PickedImage(fileURL: URL(fileURLWithPath: "/photos/\($0)"))
+  }
+
+  /// What the fake loader makes of a picked image: 100 bytes of PNG.
+  static func loaded(_ image: PickedImage) -> LoadedImage {
+    LoadedImage(fileURL: image.fileURL, contentType: "image/png", byteCount: 100)
+  }
+
+  /// The id the fake server gives an item: derived from its file name, so order is checkable.
+  static func mediaID(for item: UploadItem) -> MediaID {
+    MediaID("media-\(item.fileURL.deletingPathExtension().lastPathComponent)")
+  }
+
+  static let loader = ImageLoaderClient { images in images.map(loaded) }
+}

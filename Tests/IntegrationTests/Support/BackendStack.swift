@@ -1,0 +1,315 @@
+import Foundation
+import XCTest
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The real backend (`Demos/Backend/run_stack.py`: moto S3 + the FastAPI app) on free 127.0.0.1 ports, started
+/// and stopped by an integration test.
+///
+/// One stack per test class:
+///
+/// ```swift
+/// final class MyTests: XCTestCase {
+///   private static let backend = SharedBackendStack()
+///   override class func setUp() { super.setUp(); backend.start() }
+///   override class func tearDown() { backend.stop(); super.tearDown() }
+///
+///   func testSomething() async throws {
+///     let stack = try Self.backend.stack()   // fails the test if the stack could not start
+///     … stack.apiURL, stack.token, try await stack.events() …
+///   }
+/// }
+/// ```
+///
+/// The stack exits when its stdin closes, so even a crashed test process leaves nothing running.
+final class BackendStack: @unchecked Sendable {
+  /// The line `run_stack.py` prints once both servers answer.
+  private struct ReadyLine: Decodable {
+    let api: String
+    let s3: String
+    let bucket: String
+    let token: String
+    let uploadDir: String
+  }
+
+  /// The API server, e.g. `http://127.0.0.1:41234`.
+  let apiURL: URL
+  /// The S3 server (moto).
+  let s3URL: URL
+  /// The bucket media goes to.
+  let bucket: String
+  /// The API server's bearer token (generated per stack; never print it).
+  let token: String
+  /// Where `/upload-model` stores files.
+  let uploadDirectory: URL
+
+  private let process: Process
+  private let stdin: Pipe
+  private let logFile: URL
+  private let lock = NSLock()
+  private var isStopped = false
+
+  /// The repository's root folder, found from this file's path.
+  static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent()  // Support
+    .deletingLastPathComponent()  // IntegrationTests
+    .deletingLastPathComponent()  // Tests
+    .deletingLastPathComponent()
+
+  /// Starts `python3 Demos/Backend/run_stack.py` and waits at most `readyTimeout` seconds for its JSON line.
+  ///
+  /// - Parameter testHooks: Enables `/test-hooks/*` and the `X-Test-Fault` header.
+  static func start(testHooks: Bool = true, readyTimeout: TimeInterval = 20) throws -> BackendStack {
+    let script = repositoryRoot.appendingPathComponent("Demos/Backend/run_stack.py")
+    guard FileManager.default.fileExists(atPath: script.path) else {
+      throw BackendStackError.notStarted("no run_stack.py at \(script.path)")
+    }
+    let logFile = FileManager.default.temporaryDirectory
+      .appendingPathComponent("backend-stack-\(UUID().uuidString).log")
+    guard FileManager.default.createFile(atPath: logFile.path, contents: nil) else {
+      throw BackendStackError.notStarted("cannot create \(logFile.path)")
+    }
+    let log = try FileHandle(forWritingTo: logFile)
+    defer { try? log.close() }
+
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", script.path] + (testHooks ? ["--test-hooks"] : [])
+    var environment = ProcessInfo.processInfo.environment
+    environment["PYTHONUNBUFFERED"] = "1"
+    environment["NO_PROXY"] = "127.0.0.1,localhost"
+    environment["no_proxy"] = "127.0.0.1,localhost"
+    process.environment = environment
+    let stdin = Pipe()
+    let stdout = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    // Moto logs every request: a file never fills up and blocks the servers the way an unread pipe would.
+    process.standardError = log
+    try process.run()
+
+    let line = readFirstLine(of: stdout.fileHandleForReading, timeout: readyTimeout)
+    func fail(_ reason: String) -> BackendStackError {
+      stop(process: process, stdin: stdin, timeout: 10)
+      let tail = (try? String(contentsOf: logFile, encoding: .utf8)).map { String($0.suffix(2_000)) } ?? ""
+      try? FileManager.default.removeItem(at: logFile)
+      return .notStarted("\(reason)\n--- run_stack.py stderr (tail) ---\n\(tail)")
+    }
+    guard let line else {
+      throw fail("run_stack.py printed no ready line within \(readyTimeout) s")
+    }
+    guard let ready = try? JSONDecoder().decode(ReadyLine.self, from: Data(line.utf8)),
+      let api = URL(string: ready.api), let s3 = URL(string: ready.s3)
+    else {
+      throw fail("run_stack.py printed an unexpected first line (\(line.count) characters)")
+    }
+    return BackendStack(
+      apiURL: api, s3URL: s3, bucket: ready.bucket, token: ready.token,
+      uploadDirectory: URL(fileURLWithPath: ready.uploadDir), process: process, stdin: stdin, logFile: logFile)
+  }
+
+  private init(
+    apiURL: URL, s3URL: URL, bucket: String, token: String, uploadDirectory: URL, process: Process, stdin: Pipe,
+    logFile: URL
+  ) {
+    self.apiURL = apiURL
+    self.s3URL = s3URL
+    self.bucket = bucket
+    self.token = token
+    self.uploadDirectory = uploadDirectory
+    self.process = process
+    self.stdin = stdin
+    self.logFile = logFile
+  }
+
+  deinit {
+    stop()
+  }
+
+  /// Stops the stack: closes its stdin (it shuts its servers down and exits), then terminates it if it has not
+  /// exited within `timeout` seconds, and kills it as a last resort. Safe to call more than once.
+  func stop(timeout: TimeInterval = 10) {
+    let alreadyStopped = lock.withLock {
+      defer { isStopped = true }
+      return isStopped
+    }
+    guard !alreadyStopped else { return }
+    Self.stop(process: process, stdin: stdin, timeout: timeout)
+    try? FileManager.default.removeItem(at: logFile)
+  }
+
+  private static func stop(process: Process, stdin: Pipe, timeout: TimeInterval) {
+    try? stdin.fileHandleForWriting.close()
+    if waitForExit(process, timeout: timeout) { return }
+    process.terminate()
+    if waitForExit(process, timeout: 5) { return }
+    kill(process.processIdentifier, SIGKILL)
+    _ = waitForExit(process, timeout: 5)
+  }
+
+  /// Polls until `process` has exited or `timeout` seconds have passed; returns whether it exited.
+  private static func waitForExit(_ process: Process, timeout: TimeInterval) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while process.isRunning {
+      if Date() >= deadline { return false }
+      usleep(20_000)
+    }
+    return true
+  }
+
+  /// The first line written to `handle`, or nil after `timeout` seconds or at end of file.
+  private static func readFirstLine(of handle: FileHandle, timeout: TimeInterval) -> String? {
+    let result = FirstLineBox()
+    let done = DispatchSemaphore(value: 0)
+    let reader = Thread {
+      var buffer = Data()
+      while true {
+        let chunk = handle.availableData
+        if chunk.isEmpty { break }  // end of file: the process exited
+        buffer.append(chunk)
+        if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+          result.set(String(decoding: buffer[..<newline], as: UTF8.self))
+          break
+        }
+        if buffer.count > 64 * 1024 { break }
+      }
+      done.signal()
+    }
+    reader.start()
+    guard done.wait(timeout: .now() + timeout) == .success else { return nil }
+    return result.value
+  }
+
+  // MARK: Talking to the stack
+
+  /// A GET to the API server's `path` (with `query`), decoded as `T`; throws on a non-2xx answer.
+  func get<T: Decodable>(_ type: T.Type, _ path: String, query: [URLQueryItem] = []) async throws -> T {
+    var components = URLComponents(url: apiURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)
+    if !query.isEmpty { components?.queryItems = query }
+    guard let url = components?.url else { throw BackendStackError.badAnswer("bad URL for \(path)") }
+    var request = URLRequest(url: url, timeoutInterval: 10)
+    request.setValue("application/json", forHTTPHeaderField: "Accept")
+    let session = URLSession(configuration: .ephemeral)
+    defer { session.finishTasksAndInvalidate() }
+    let (data, response) = try await session.data(for: request)
+    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    guard (200..<300).contains(status) else {
+      throw BackendStackError.badAnswer(
+        "GET \(path) answered \(status): \(String(decoding: data.prefix(300), as: UTF8.self))")
+    }
+    return try JSONDecoder().decode(T.self, from: data)
+  }
+
+  /// A request a test hook recorded (`GET /test-hooks/events`).
+  struct Event: Decodable, Equatable {
+    let id: Int?
+    let kind: String
+    let method: String
+    let path: String
+    let contentType: String?
+    let hasAuthorization: Bool
+    let bytesReceived: Int
+    let disconnectedEarly: Bool
+    let completed: Bool
+    let code: String?
+  }
+
+  /// Every request the test hooks have recorded, oldest first.
+  func events() async throws -> [Event] {
+    try await get([Event].self, "test-hooks/events")
+  }
+
+  /// An object as S3 stored it (`GET /test-hooks/object?key=`).
+  struct StoredObject: Decodable, Equatable {
+    let key: String
+    let sha256: String
+    let size: Int
+    let contentType: String?
+  }
+
+  /// The object stored under `key`.
+  func object(key: String) async throws -> StoredObject {
+    try await get(StoredObject.self, "test-hooks/object", query: [URLQueryItem(name: "key", value: key)])
+  }
+
+  /// A 127.0.0.1 port nothing listens on (bound, then released), for "server down" tests.
+  static func unusedLoopbackPort() throws -> Int {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { throw BackendStackError.notStarted("socket() failed") }
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = 0
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard bound == 0 else { throw BackendStackError.notStarted("bind() failed") }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let named = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+    }
+    guard named == 0 else { throw BackendStackError.notStarted("getsockname() failed") }
+    return Int(UInt16(bigEndian: address.sin_port))
+  }
+}
+
+/// Why the stack could not be used.
+enum BackendStackError: Error, CustomStringConvertible {
+  case notStarted(String)
+  case badAnswer(String)
+
+  var description: String {
+    switch self {
+    case let .notStarted(reason): return "The backend stack did not start: \(reason)"
+    case let .badAnswer(reason): return "The backend stack answered unexpectedly: \(reason)"
+    }
+  }
+}
+
+/// A stack shared by the tests of one class: started in `class func setUp()`, stopped in `class func tearDown()`.
+final class SharedBackendStack: @unchecked Sendable {
+  private let lock = NSLock()
+  private var started: Result<BackendStack, any Error>?
+  private let testHooks: Bool
+
+  /// A shared stack, with the test hooks unless `testHooks` is false.
+  init(testHooks: Bool = true) { self.testHooks = testHooks }
+
+  /// Starts the stack unless it is running; remembers a failure to report it from each test.
+  func start() {
+    lock.withLock {
+      guard started == nil else { return }
+      started = Result { try BackendStack.start(testHooks: testHooks) }
+    }
+  }
+
+  /// The running stack; throws (failing the test) when it could not start.
+  func stack() throws -> BackendStack {
+    let result = lock.withLock { started }
+    guard let result else { throw BackendStackError.notStarted("start() was not called (class setUp)") }
+    return try result.get()
+  }
+
+  /// Stops the stack.
+  func stop() {
+    let result = lock.withLock {
+      defer { started = nil }
+      return started
+    }
+    if case let .success(stack) = result { stack.stop() }
+  }
+}
+
+/// The line read by the reader thread.
+private final class FirstLineBox: @unchecked Sendable {
+  private let lock = NSLock()
+  private var line: String?
+
+  func set(_ value: String) { lock.withLock { line = value } }
+  var value: String? { lock.withLock { line } }
+}
