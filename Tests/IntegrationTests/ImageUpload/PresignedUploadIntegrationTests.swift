@@ -65,6 +65,13 @@ final class PresignedUploadIntegrationTests: XCTestCase {
     let reports = progress.values
     XCTAssertEqual(reports.last, UploadProgress(completedBytes: 3_201_235, totalBytes: 3_201_235))
     XCTAssertEqual(reports.map(\.completedBytes), reports.map(\.completedBytes).sorted(), "progress never goes back")
+
+    // Without a progress handler (no task delegate) the bytes arrive the same.
+    let again = RecordingUUIDs()
+    let more = try await uploader.upload([images[1].item], mediaType: .profile, uuid: again.generator)
+    XCTAssertEqual(more.count, 1)
+    let stored = try await stack.object(key: "profile/\(try XCTUnwrap(again.values.first).uuidString.lowercased()).png")
+    XCTAssertEqual(stored.sha256, images[1].sha256)
   }
 
   func testTheFeatureUploadsPickedFilesAndTheParentKeepsTheIDsInPickOrder() async throws {

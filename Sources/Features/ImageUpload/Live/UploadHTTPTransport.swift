@@ -48,13 +48,16 @@ final class UploadHTTPTransport: Sendable {
 
   /// Sends `request` with the contents of `file` as its body, streamed from disk with a real `Content-Length`;
   /// `progress` gets the total bytes sent so far.
+  ///
+  /// Without `progress` the task has no delegate: on Linux every `didSendBodyData` is an operation on the
+  /// session's delegate queue (one per ~48 KB), which makes a large upload about 1.4× slower.
   func upload(
     _ request: URLRequest,
     fromFile file: URL,
-    progress: @escaping @Sendable (Int64) -> Void
+    progress: (@Sendable (Int64) -> Void)?
   ) async throws -> (Data, HTTPURLResponse) {
     do {
-      let delegate = UploadTaskProgressDelegate(progress: progress)
+      let delegate = progress.map(UploadTaskProgressDelegate.init(progress:))
       let (data, response) = try await session.upload(for: request, fromFile: file, delegate: delegate)
       return (data, try Self.httpResponse(response))
     } catch {

@@ -1,0 +1,290 @@
+import Features
+import Foundation
+import Unidirectional
+
+/// `--upload`: a 200 MB presigned PUT through ``PresignedUploader`` to moto, next to boto3's `put_object` of the
+/// same file to the same moto in the same run, plus the peak resident memory of this process during the upload.
+///
+/// Starts `Demos/Backend/run_stack.py` itself (needs `pip install -r Demos/Backend/requirements.txt`), creates the
+/// file in a temporary folder and removes both afterwards.
+enum UploadBenchmarks {
+  static let fileSize = 200 * 1_000_000
+
+  static func all(arguments: [String], rounds: Int = 3) async -> [BenchmarkResult] {
+    guard arguments.contains("--upload") else { return [] }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("upload-bench-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    do {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      let file = folder.appendingPathComponent("payload.jpg")
+      try writeFile(at: file, size: fileSize)
+      let stack = try BenchStack.start()
+      defer { stack.stop() }
+      return try await measure(file: file, stack: stack, rounds: rounds)
+    } catch {
+      FileHandle.standardError.write(Data("upload benchmark skipped: \(error)\n".utf8))
+      return []
+    }
+  }
+
+  private static func measure(file: URL, stack: BenchStack, rounds: Int) async throws -> [BenchmarkResult] {
+    let uploader = PresignedUploader(
+      configuration: UploadServerConfiguration(
+        apiBaseURL: stack.api, token: BearerToken(stack.token), requestTimeout: 120))
+    let item = UploadItem(fileURL: file, contentType: "image/jpeg", byteCount: Int64(fileSize))
+    // The same key every round, so moto replaces the object instead of piling up 200 MB copies.
+    let uuid = UUIDGenerator.constant(UUID(sequenceNumber: 200))
+    let progressReports = ProgressCounter()
+    var withProgress: [Double] = []
+    var withoutProgress: [Double] = []
+    var boto3: [Double] = []
+    var curl: [Double] = []
+    var peak = 0
+    let residentBefore = memory("VmRSS") ?? 0
+    for _ in 0..<rounds {
+      // What ImageUploadFeature does: progress through a URLSession task delegate.
+      _ = resetPeakMemory()
+      var start = DispatchTime.now().uptimeNanoseconds
+      _ = try await uploader.upload([item], mediaType: .archive, uuid: uuid) { _ in progressReports.increment() }
+      withProgress.append(Double(DispatchTime.now().uptimeNanoseconds - start))
+      peak = max(peak, memory("VmHWM") ?? 0)
+
+      _ = resetPeakMemory()
+      start = DispatchTime.now().uptimeNanoseconds
+      _ = try await uploader.upload([item], mediaType: .archive, uuid: uuid)
+      withoutProgress.append(Double(DispatchTime.now().uptimeNanoseconds - start))
+      peak = max(peak, memory("VmHWM") ?? 0)
+
+      boto3.append(try botoPutObject(file: file, stack: stack))
+      if let time = try? curlPut(file: file, stack: stack) { curl.append(time) }
+    }
+    guard progressReports.value >= rounds else { throw BenchStack.Failure("no progress was reported") }
+    let baseline = median(boto3)
+    var results = [
+      BenchmarkResult(
+        name: "presigned PUT 200 MB, URLSession from file, with progress", nsPerOp: median(withProgress),
+        baselineName: "boto3 put_object 200 MB", baselineNsPerOp: baseline, target: "≤ 1.25×"),
+      BenchmarkResult(
+        name: "presigned PUT 200 MB, URLSession from file, no progress", nsPerOp: median(withoutProgress),
+        baselineName: "boto3 put_object 200 MB", baselineNsPerOp: baseline, target: "≤ 1.25×"),
+      BenchmarkResult(
+        name: "presigned PUT 200 MB: peak RSS in bytes (\(residentBefore >> 20) MB before)", nsPerOp: Double(peak),
+        baselineName: "64 MB budget", baselineNsPerOp: Double(64 << 20), target: "≤ 1.00×"),
+    ]
+    if curl.count == rounds {
+      results.append(
+        BenchmarkResult(
+          name: "curl -T 200 MB, same moto (what moto allows)", nsPerOp: median(curl),
+          baselineName: "boto3 put_object 200 MB", baselineNsPerOp: baseline, target: "context"))
+    }
+    return results
+  }
+
+  /// Nanoseconds boto3's `put_object` of `file` to the stack's moto takes (timed inside Python, without its start).
+  private static func botoPutObject(file: URL, stack: BenchStack) throws -> Double {
+    let script = """
+      import sys, time, boto3
+      from botocore.config import Config
+      s3 = boto3.client("s3", endpoint_url=sys.argv[1], region_name="us-east-1",
+          aws_access_key_id="testing", aws_secret_access_key="testing",
+          config=Config(signature_version="s3v4", s3={"addressing_style": "path"},
+              request_checksum_calculation="when_required", response_checksum_validation="when_required"))
+      with open(sys.argv[3], "rb") as body:
+          start = time.perf_counter_ns()
+          s3.put_object(Bucket=sys.argv[2], Key="bench/boto3.jpg", Body=body, ContentType="image/jpeg")
+          print(time.perf_counter_ns() - start)
+      """
+    let output = try run("/usr/bin/env", ["python3", "-c", script, stack.s3.absoluteString, stack.bucket, file.path])
+    guard let nanoseconds = Double(output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+      throw BenchStack.Failure("boto3 printed \(output.debugDescription)")
+    }
+    return nanoseconds
+  }
+
+  /// Nanoseconds `curl -T` takes to PUT `file` to a fresh presigned URL (curl's own transfer time).
+  private static func curlPut(file: URL, stack: BenchStack) throws -> Double {
+    // Ask the backend for a URL the same way the client does, without uploading.
+    let presign = """
+      import json, sys, urllib.request
+      request = urllib.request.Request(sys.argv[1] + "/presigned-urls", method="POST",
+          data=json.dumps({"items": [{"filename": "curl.jpg", "contentType": "image/jpeg",
+              "mediaType": "archive"}]}).encode(),
+          headers={"Content-Type": "application/json", "Authorization": "Bearer " + sys.stdin.read().strip()})
+      print(json.load(urllib.request.urlopen(request, timeout=10))["items"][0]["uploadURL"])
+      """
+    let url = try run(
+      "/usr/bin/env", ["python3", "-c", presign, stack.api.absoluteString], input: stack.token
+    ).trimmingCharacters(in: .whitespacesAndNewlines)
+    let seconds = try run(
+      "/usr/bin/env",
+      [
+        "curl", "-s", "-f", "-o", "/dev/null", "-w", "%{time_total}", "-X", "PUT", "-H", "Content-Type: image/jpeg",
+        "-T", file.path, url,
+      ])
+    guard let value = Double(seconds.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+      throw BenchStack.Failure("curl printed \(seconds.debugDescription)")
+    }
+    return value * 1e9
+  }
+
+  /// Runs a program to completion and returns its standard output; throws on a non-zero exit.
+  private static func run(_ executable: String, _ arguments: [String], input: String? = nil) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    let stdin = Pipe()
+    process.standardInput = stdin
+    try process.run()
+    if let input { try stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8)) }
+    try stdin.fileHandleForWriting.close()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      throw BenchStack.Failure("\(arguments.first ?? executable) exited with \(process.terminationStatus)")
+    }
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  /// Writes `size` pseudo-random bytes (a JPEG signature first), 1 MiB at a time.
+  private static func writeFile(at url: URL, size: Int) throws {
+    guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+      throw BenchStack.Failure("cannot create \(url.path)")
+    }
+    let handle = try FileHandle(forWritingTo: url)
+    defer { try? handle.close() }
+    var state: UInt64 = 0x1234_5678
+    var chunk = [UInt64](repeating: 0, count: (1 << 20) / 8)
+    var written = 0
+    while written < size {
+      for index in chunk.indices {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        chunk[index] = state
+      }
+      var data = chunk.withUnsafeBytes { Data($0.prefix(min($0.count, size - written))) }
+      if written == 0 { data.replaceSubrange(0..<4, with: [0xFF, 0xD8, 0xFF, 0xE0]) }
+      try handle.write(contentsOf: data)
+      written += data.count
+    }
+  }
+
+  private static func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
+  }
+
+  /// A `/proc/self/status` value in bytes.
+  private static func memory(_ field: String) -> Int? {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+    for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
+      return Int(line.dropFirst(field.count + 1).filter(\.isNumber)).map { $0 * 1024 }
+    }
+    return nil
+  }
+
+  /// Resets `VmHWM` to the current resident size (Linux `clear_refs` 5).
+  private static func resetPeakMemory() -> Bool {
+    guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
+    defer { try? handle.close() }
+    return (try? handle.write(contentsOf: Data("5".utf8))) != nil
+  }
+}
+
+/// Counts progress reports from URLSession's delegate queue.
+private final class ProgressCounter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var count = 0
+  func increment() { lock.withLock { count += 1 } }
+  var value: Int { lock.withLock { count } }
+}
+
+/// `run_stack.py` for the benchmark: started with its stdin on a pipe, stopped by closing it.
+private final class BenchStack {
+  struct Failure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+  }
+
+  private struct ReadyLine: Decodable {
+    let api: String
+    let s3: String
+    let bucket: String
+    let token: String
+  }
+
+  let api: URL
+  let s3: URL
+  let bucket: String
+  let token: String
+  private let process: Process
+  private let stdin: Pipe
+
+  private init(api: URL, s3: URL, bucket: String, token: String, process: Process, stdin: Pipe) {
+    self.api = api
+    self.s3 = s3
+    self.bucket = bucket
+    self.token = token
+    self.process = process
+    self.stdin = stdin
+  }
+
+  static func start() throws -> BenchStack {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let script = root.appendingPathComponent("Demos/Backend/run_stack.py")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", script.path]
+    let stdin = Pipe()
+    let stdout = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+    try process.run()
+    let ready = DispatchSemaphore(value: 0)
+    let line = LineBox()
+    Thread {
+      var buffer = Data()
+      while buffer.count < 65_536 {
+        let chunk = stdout.fileHandleForReading.availableData
+        if chunk.isEmpty { break }
+        buffer.append(chunk)
+        if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+          line.set(String(decoding: buffer[..<newline], as: UTF8.self))
+          break
+        }
+      }
+      ready.signal()
+    }.start()
+    let stack: BenchStack? =
+      if ready.wait(timeout: .now() + 20) == .success, let text = line.value,
+        let decoded = try? JSONDecoder().decode(ReadyLine.self, from: Data(text.utf8)),
+        let api = URL(string: decoded.api), let s3 = URL(string: decoded.s3)
+      {
+        BenchStack(api: api, s3: s3, bucket: decoded.bucket, token: decoded.token, process: process, stdin: stdin)
+      } else {
+        nil
+      }
+    guard let stack else {
+      try? stdin.fileHandleForWriting.close()
+      process.terminate()
+      throw Failure("run_stack.py did not become ready within 20 s (pip install -r Demos/Backend/requirements.txt)")
+    }
+    return stack
+  }
+
+  func stop() {
+    try? stdin.fileHandleForWriting.close()
+    let deadline = Date().addingTimeInterval(10)
+    while process.isRunning, Date() < deadline { usleep(20_000) }
+    if process.isRunning { process.terminate() }
+  }
+
+  private final class LineBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var line: String?
+    func set(_ value: String) { lock.withLock { line = value } }
+    var value: String? { lock.withLock { line } }
+  }
+}
