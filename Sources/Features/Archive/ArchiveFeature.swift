@@ -13,6 +13,11 @@ import Unidirectional
 /// ```
 public struct ArchiveFeature: Reducer {
   /// The archive's state.
+  ///
+  /// ```swift
+  /// let state = ArchiveFeature.State(mediaIDs: ["m1"], maxImagesPerUpload: 5)
+  /// state.upload.mediaType   // .archive
+  /// ```
   public struct State: Equatable, Sendable {
     /// The embedded uploader (archive media, at most 10 images per pick by default).
     public var upload: ImageUploadFeature.State
@@ -30,6 +35,10 @@ public struct ArchiveFeature: Reducer {
   }
 
   /// The archive's actions: only the embedded uploader's, here.
+  ///
+  /// ```swift
+  /// store.send(.upload(.itemsPicked(images)))
+  /// ```
   public enum Action: Equatable, Sendable {
     /// An action of the embedded uploader.
     case upload(ImageUploadFeature.Action)
@@ -43,6 +52,7 @@ public struct ArchiveFeature: Reducer {
   /// The feature.
   public init() {}
 
+  /// The uploader, then the archive's reaction to its delegate actions.
   public var body: some Reducer<State, Action> {
     Scope(state: \.upload, action: Action.uploadCase) {
       ImageUploadFeature()

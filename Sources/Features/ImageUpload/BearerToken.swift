@@ -19,9 +19,13 @@ public struct BearerToken: Hashable, Sendable, CustomStringConvertible, CustomDe
   /// Whether there is no token at all.
   public var isEmpty: Bool { secret.isEmpty }
 
+  /// Always `<redacted>`.
   public var description: String { "<redacted>" }
+  /// Always `<redacted>`.
   public var debugDescription: String { "<redacted>" }
+  /// Always `<redacted>`, in `customDump` and state diffs.
   public var customDumpDescription: String { "<redacted>" }
+  /// No children, so `dump` and reflection show nothing of the secret.
   public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 
   /// The `Authorization` header value.

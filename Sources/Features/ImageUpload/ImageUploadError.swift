@@ -77,6 +77,7 @@ public enum ImageUploadError: Error, Hashable, Sendable, CustomStringConvertible
     }
   }
 
+  /// A sentence for the user, naming servers by host and port only.
   public var description: String {
     switch self {
     case let .tooManyItems(count, maximum):

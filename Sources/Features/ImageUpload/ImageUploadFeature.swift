@@ -22,6 +22,10 @@ import Unidirectional
 /// ```
 public struct ImageUploadFeature: Reducer {
   /// What the user sees of an upload.
+  ///
+  /// ```swift
+  /// ImageUploadFeature.Status.success(ids).text   // "✓ Upload complete!"
+  /// ```
   public enum Status: Hashable, Sendable {
     /// Nothing happening.
     case idle
@@ -46,6 +50,12 @@ public struct ImageUploadFeature: Reducer {
   }
 
   /// The feature's state. The parent sets the maximum number of images and the media type.
+  ///
+  /// ```swift
+  /// let state = ImageUploadFeature.State(maxCount: 1, mediaType: .profile)
+  /// state.isLoading    // false
+  /// state.statusText   // ""
+  /// ```
   public struct State: Equatable, Sendable {
     /// The most images one pick may hold (10 by default).
     public var maxCount: Int
@@ -77,6 +87,11 @@ public struct ImageUploadFeature: Reducer {
   }
 
   /// Everything that can happen to the feature.
+  ///
+  /// ```swift
+  /// store.send(.itemsPicked([PickedImage(fileURL: photoURL)]))
+  /// store.send(.onDisappear)   // cancels the upload in flight
+  /// ```
   public enum Action: Equatable, Sendable {
     /// The user picked images (an empty pick, a dismissed picker, does nothing).
     case itemsPicked([PickedImage])
@@ -98,6 +113,11 @@ public struct ImageUploadFeature: Reducer {
     case delegate(Delegate)
 
     /// What the parent is told.
+    ///
+    /// ```swift
+    /// case let .upload(.delegate(.uploadCompleted(ids))):
+    ///   state.mediaIDs += ids
+    /// ```
     public enum Delegate: Equatable, Sendable {
       /// Every image was uploaded; the media ids in pick order.
       case uploadCompleted([MediaID])
@@ -106,7 +126,11 @@ public struct ImageUploadFeature: Reducer {
     }
   }
 
-  /// The ids of the feature's long-running effects.
+  /// The ids of the feature's long-running effects; a parent may cancel them too.
+  ///
+  /// ```swift
+  /// return .cancel(id: ImageUploadFeature.CancelID.upload)
+  /// ```
   public enum CancelID: Hashable, Sendable {
     /// Loading and uploading.
     case upload
@@ -124,6 +148,7 @@ public struct ImageUploadFeature: Reducer {
   /// The feature.
   public init() {}
 
+  /// Picking, loading, uploading, the status display and its clearing.
   public var body: some Reducer<State, Action> {
     Reduce { state, action in
       switch action {
@@ -148,6 +173,11 @@ public struct ImageUploadFeature: Reducer {
 
       case let .imagesLoaded(.success(images)):
         guard state.isLoading else { return .none }
+        guard !images.isEmpty else {
+          // Nothing loadable was picked: nothing to upload, nothing failed.
+          state.status = .idle
+          return .none
+        }
         return .send(.uploadRequested(images.map(UploadItem.init)))
 
       case let .imagesLoaded(.failure(error)):

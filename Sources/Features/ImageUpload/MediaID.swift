@@ -16,16 +16,20 @@ public struct MediaID: RawRepresentable, Hashable, Sendable, Codable, CustomStri
   /// Wraps the server's identifier text.
   public init(_ rawValue: String) { self.rawValue = rawValue }
 
+  /// Wraps a literal, e.g. in tests.
   public init(stringLiteral value: String) { self.rawValue = value }
 
+  /// Decodes from a plain JSON string.
   public init(from decoder: any Decoder) throws {
     rawValue = try decoder.singleValueContainer().decode(String.self)
   }
 
+  /// Encodes as a plain JSON string.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(rawValue)
   }
 
+  /// The raw text.
   public var description: String { rawValue }
 }

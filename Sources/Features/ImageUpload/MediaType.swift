@@ -14,17 +14,21 @@ public struct MediaType: RawRepresentable, Hashable, Sendable, Codable, CustomSt
   /// A media type the server knows as `rawValue`.
   public init(rawValue: String) { self.rawValue = rawValue }
 
+  /// Wraps a literal, e.g. in tests.
   public init(stringLiteral value: String) { self.rawValue = value }
 
+  /// Decodes from a plain JSON string.
   public init(from decoder: any Decoder) throws {
     rawValue = try decoder.singleValueContainer().decode(String.self)
   }
 
+  /// Encodes as a plain JSON string.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(rawValue)
   }
 
+  /// The raw text.
   public var description: String { rawValue }
 
   /// A user's profile picture.

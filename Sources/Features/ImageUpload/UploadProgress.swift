@@ -29,5 +29,6 @@ public struct UploadProgress: Hashable, Sendable, CustomStringConvertible {
     return Int(min(100, max(0, completedBytes * 100 / totalBytes)))
   }
 
+  /// E.g. `25% (512 of 2048 bytes)`.
   public var description: String { "\(percent)% (\(completedBytes) of \(totalBytes) bytes)" }
 }

@@ -63,6 +63,7 @@ public struct UploadServerConfiguration: Sendable, CustomStringConvertible {
     return UploadServerConfiguration(apiBaseURL: url, token: BearerToken(token))
   }
 
+  /// The configuration with the token shown as `<redacted>`.
   public var description: String {
     "UploadServerConfiguration(api: \(apiBaseURL.absoluteString), token: <redacted>, "
       + "maxConcurrentUploads: \(maxConcurrentUploads), requestTimeout: \(requestTimeout)s)"

@@ -16,6 +16,10 @@ import Foundation
 /// ```
 public struct SHA256: Sendable {
   /// A 32-byte SHA-256 digest.
+  ///
+  /// ```swift
+  /// SHA256.hash(Data()).hex   // "e3b0c442…b855"
+  /// ```
   public struct Digest: Hashable, Sendable, CustomStringConvertible {
     /// The 32 digest bytes.
     public let bytes: [UInt8]
@@ -32,6 +36,7 @@ public struct SHA256: Sendable {
       return String(decoding: text, as: UTF8.self)
     }
 
+    /// The hexadecimal digest.
     public var description: String { hex }
   }
 

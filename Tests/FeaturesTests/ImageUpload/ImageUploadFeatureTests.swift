@@ -175,6 +175,21 @@ final class ImageUploadFeatureTests: XCTestCase {
     await store.finish()
   }
 
+  func testALoaderThatFindsNothingEndsIdleWithoutUploading() async {
+    let store = TestStore(initialState: ImageUploadFeature.State(mediaType: .archive)) {
+      ImageUploadFeature()
+    } withDependencies: {
+      $0.imageLoader.load = { _ in [] }
+      // No upload client override: an upload would fail this test.
+    }
+    await store.send(.itemsPicked(picked)) {
+      $0.pickedImages = self.picked
+      $0.status = .uploading(UploadProgress(completedBytes: 0, totalBytes: 0))
+    }
+    await store.receive(.imagesLoaded(.success([]))) { $0.status = .idle }
+    await store.finish()
+  }
+
   func testAnEmptyPickDoesNothing() async {
     let store = TestStore(initialState: ImageUploadFeature.State(mediaType: .archive)) { ImageUploadFeature() }
     await store.send(.itemsPicked([]))
@@ -215,6 +230,32 @@ final class ImageUploadFeatureTests: XCTestCase {
     await store.send(.onDisappear) { $0.status = .idle }
     XCTAssertEqual(events.values, ["started", "cancelled"])
     XCTAssertEqual(clock.sleeperCount, 0)
+    await store.finish()
+  }
+
+  func testAParentDismissingTheUploaderCancelsItsUpload() async {
+    let clock = TestClock()
+    let events = UploadRecorder<String>()
+    let store = TestStore(initialState: DismissingParent.State(upload: .init(mediaType: .profile))) {
+      DismissingParent()
+    } withDependencies: {
+      $0.clock = clock
+      $0.imageUploadClient.upload = { items, _, _ in
+        events.append("started")
+        do {
+          try await clock.sleep(for: .seconds(60))
+        } catch {
+          events.append(error is CancellationError ? "cancelled" : "failed")
+          throw error
+        }
+        return items.map(UploadFixtures.mediaID)
+      }
+    }
+    await store.send(.upload(.uploadRequested(items))) {
+      $0.upload?.status = .uploading(UploadProgress(completedBytes: 0, totalBytes: 300))
+    }
+    await store.send(.close) { $0.upload = nil }
+    XCTAssertEqual(events.values, ["started", "cancelled"])
     await store.finish()
   }
 
@@ -338,5 +379,25 @@ final class ImageUploadFeatureTests: XCTestCase {
     await clock.advance(by: .seconds(3))
     await store.receive(.statusCleared) { $0.status = .idle }
     await store.finish()
+  }
+}
+
+/// A parent that shows the uploader optionally and closes it (sets it to nil).
+private struct DismissingParent: Reducer {
+  struct State: Equatable {
+    var upload: ImageUploadFeature.State?
+  }
+  enum Action: Equatable {
+    case upload(ImageUploadFeature.Action)
+    case close
+    static let uploadCase = CasePath(Action.upload) { if case let .upload(action) = $0 { action } else { nil } }
+  }
+
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      if case .close = action { state.upload = nil }
+      return .none
+    }
+    .ifLet(\.upload, action: Action.uploadCase) { ImageUploadFeature() }
   }
 }
