@@ -174,14 +174,16 @@ enum CoreBenchmarks {
     let release = await median(rounds: 3) { await testClockRelease(sleepers: 10_000) }
 
     return [
-      BenchmarkResult(name: "send", nsPerOp: send, baselineName: "raw reducer", baselineNsPerOp: raw, target: "≤ 30 ns"),
+      BenchmarkResult(
+        name: "send", nsPerOp: send, baselineName: "raw reducer", baselineNsPerOp: raw, target: "≤ 30 ns"),
       BenchmarkResult(
         name: "send_effect_roundtrip", nsPerOp: sendEffect, baselineName: "raw reducer", baselineNsPerOp: raw,
         target: "≤ 100 ns"),
       BenchmarkResult(
         name: "run_effect_roundtrip", nsPerOp: runEffect, baselineName: "bare_task", baselineNsPerOp: bareTask,
         target: "≤ 2.5× bare_task"),
-      BenchmarkResult(name: "bare_task", nsPerOp: bareTask, baselineName: "raw reducer", baselineNsPerOp: raw, target: "reference"),
+      BenchmarkResult(
+        name: "bare_task", nsPerOp: bareTask, baselineName: "raw reducer", baselineNsPerOp: raw, target: "reference"),
       BenchmarkResult(
         name: "scoped_send_3", nsPerOp: scoped, baselineName: "send", baselineNsPerOp: send, target: "≤ 1.5× send"),
       BenchmarkResult(

@@ -27,7 +27,8 @@ enum DemoUsage {
   static func fail(
     _ message: String, commands: [any DemoCommand.Type], default defaultCommand: any DemoCommand.Type
   ) -> Never {
-    FileHandle.standardError.write(Data("demo: \(message)\n\n\(text(commands: commands, default: defaultCommand))\n".utf8))
+    FileHandle.standardError.write(
+      Data("demo: \(message)\n\n\(text(commands: commands, default: defaultCommand))\n".utf8))
     exit(2)
   }
 }

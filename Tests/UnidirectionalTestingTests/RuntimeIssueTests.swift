@@ -50,7 +50,9 @@ final class RuntimeIssueTests: XCTestCase {
 
   func testALiveHostGetsAWarningOnItsIssueReporterInsteadOfACrash() throws {
     let pipe = Pipe()
-    let store = Store(initialState: Parent.State()) { Parent() } withDependencies: {
+    let store = Store(initialState: Parent.State()) {
+      Parent()
+    } withDependencies: {
       $0.context = .live
       $0.issueReporter = .writing(to: pipe.fileHandleForWriting)
     }
@@ -58,13 +60,18 @@ final class RuntimeIssueTests: XCTestCase {
     try pipe.fileHandleForWriting.close()
     let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     XCTAssertTrue(output.hasPrefix("[Unidirectional] warning: An \"ifLet\" at "), output)
-    XCTAssertTrue(output.contains("received the child action Parent.Action.child while its child state was nil"), output)
+    XCTAssertTrue(
+      output.contains("received the child action Parent.Action.child while its child state was nil"), output)
     XCTAssertTrue(output.hasSuffix(")\n"), output)
   }
 
   func testTheLiveDefaultReporterWritesToStandardError() throws {
     let output = try captureStandardError {
-      let store = Store(initialState: Parent.State()) { Parent() } withDependencies: { $0.context = .live }
+      let store = Store(initialState: Parent.State()) {
+        Parent()
+      } withDependencies: {
+        $0.context = .live
+      }
       store.send(.child)
     }
     XCTAssertTrue(output.contains("[Unidirectional] warning: An \"ifLet\" at "), output)

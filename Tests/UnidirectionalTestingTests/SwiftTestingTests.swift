@@ -5,7 +5,11 @@ import UnidirectionalTesting
 @Suite struct SwiftTestingTests {
   @Test func aTestStoreFlowPassesUnderSwiftTesting() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Counter.State()) { Counter() } withDependencies: { $0.clock = clock }
+    let store = TestStore(initialState: Counter.State()) {
+      Counter()
+    } withDependencies: {
+      $0.clock = clock
+    }
     await store.send(.startTimer) { $0.isTimerOn = true }
     await clock.advance(by: .seconds(1))
     await store.receive(.tick) { $0.count = 1 }

@@ -92,7 +92,8 @@ final class TestStoreFailureTests: XCTestCase {
     await store.skipReceivedActions()
     XCTAssertEqual(failures.messages.count, 1)
     XCTAssertTrue(failures.messages[0].hasPrefix("Received unexpected action: …"), failures.messages[0])
-    XCTAssertTrue(failures.messages[0].contains("-   \"two\"") || failures.messages[0].contains("\"two\""), failures.messages[0])
+    XCTAssertTrue(
+      failures.messages[0].contains("-   \"two\"") || failures.messages[0].contains("\"two\""), failures.messages[0])
     XCTAssertTrue(failures.messages[0].hasSuffix("(Expected: −, Received: +)"), failures.messages[0])
   }
 
@@ -101,7 +102,8 @@ final class TestStoreFailureTests: XCTestCase {
     let store = makeStore(failures: failures)
     await store.send(.increment) { $0.count = 1 }
     await store.receive(.tick)
-    XCTAssertEqual(failures.messages, ["Expected to receive Counter.Action.tick, but received none: no effect is running."])
+    XCTAssertEqual(
+      failures.messages, ["Expected to receive Counter.Action.tick, but received none: no effect is running."])
   }
 
   func testAReceiveThatNeedsAClockAdvanceFailsAtOnce() async {

@@ -5,7 +5,11 @@ import XCTest
 final class TestStoreTests: XCTestCase {
   func testTimerFlowWithATestClock() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Counter.State()) { Counter() } withDependencies: { $0.clock = clock }
+    let store = TestStore(initialState: Counter.State()) {
+      Counter()
+    } withDependencies: {
+      $0.clock = clock
+    }
     await store.send(.startTimer) { $0.isTimerOn = true }
     await clock.advance(by: .seconds(1))
     await store.receive(.tick) { $0.count = 1 }
@@ -40,7 +44,11 @@ final class TestStoreTests: XCTestCase {
 
   func testSkipInFlightEffectsCancelsThem() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Counter.State()) { Counter() } withDependencies: { $0.clock = clock }
+    let store = TestStore(initialState: Counter.State()) {
+      Counter()
+    } withDependencies: {
+      $0.clock = clock
+    }
     await store.send(.startTimer) { $0.isTimerOn = true }
     await store.skipInFlightEffects()
     await clock.advance(by: .seconds(5))
@@ -49,7 +57,11 @@ final class TestStoreTests: XCTestCase {
 
   func testCancellingTheSendHandleEndsTheEffect() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Counter.State()) { Counter() } withDependencies: { $0.clock = clock }
+    let store = TestStore(initialState: Counter.State()) {
+      Counter()
+    } withDependencies: {
+      $0.clock = clock
+    }
     let task = await store.send(.startTimer) { $0.isTimerOn = true }
     XCTAssertTrue(task.isRunning)
     task.cancel()
@@ -60,7 +72,11 @@ final class TestStoreTests: XCTestCase {
 
   func testNonExhaustiveModeChecksOnlyWhatIsAsserted() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Counter.State()) { Counter() } withDependencies: { $0.clock = clock }
+    let store = TestStore(initialState: Counter.State()) {
+      Counter()
+    } withDependencies: {
+      $0.clock = clock
+    }
     store.exhaustivity = .off
     await store.send(.startTimer)
     await clock.advance(by: .seconds(3))

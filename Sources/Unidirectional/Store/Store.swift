@@ -93,7 +93,6 @@ public final class Store<State, Action: Sendable>: @unchecked Sendable {
     core.withState(body)
   }
 
-
   /// A store over a part of this store's state whose actions are embedded into this store's actions.
   ///
   /// ```swift
@@ -200,7 +199,9 @@ extension Store: AnyObservableStore, AnyScopeParent {
 }
 
 /// A child store's view of its parent: reads through a key path, sends through an embedding.
-final class ScopedCore<ParentState, ParentAction: Sendable, State, Action: Sendable>: StoreCore<State, Action>, @unchecked Sendable {
+final class ScopedCore<ParentState, ParentAction: Sendable, State, Action: Sendable>: StoreCore<State, Action>,
+  @unchecked Sendable
+{
   private let parent: StoreCore<ParentState, ParentAction>
   private let toChildState: KeyPath<ParentState, State> & Sendable
   private let embed: @Sendable (Action) -> ParentAction

@@ -239,17 +239,19 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     case let .send(next):
       immediate.append(next)
     case let .run(run):
-      records.append(spawn(cancelIDs: cancelIDs, startedBy: action) { core, record in
-        await core.execute(run, record: record)
-      })
+      records.append(
+        spawn(cancelIDs: cancelIDs, startedBy: action) { core, record in
+          await core.execute(run, record: record)
+        })
     case let .merge(effects):
       for effect in effects {
         start(effect, startedBy: action, cancelIDs: cancelIDs, records: &records, immediate: &immediate)
       }
     case .concatenate:
-      records.append(spawn(cancelIDs: cancelIDs, startedBy: action) { core, record in
-        await core.runToCompletion(effect, record: record)
-      })
+      records.append(
+        spawn(cancelIDs: cancelIDs, startedBy: action) { core, record in
+          await core.runToCompletion(effect, record: record)
+        })
     case let .cancellable(id, cancelInFlight, inner):
       if cancelInFlight { cancel(id: id) }
       start(inner, startedBy: action, cancelIDs: cancelIDs + [id], records: &records, immediate: &immediate)

@@ -46,7 +46,9 @@ final class DependencyValuesTests: XCTestCase {
   }
 
   func testAnOverriddenDependencyDoesNotFail() async {
-    let store = TestStore(initialState: "") { Greeting() } withDependencies: {
+    let store = TestStore(initialState: "") {
+      Greeting()
+    } withDependencies: {
       $0.greeter = Greeter { "Hi \($0)" }
     }
     await store.send("y") { $0 = "Hi y" }
@@ -68,9 +70,12 @@ final class DependencyValuesTests: XCTestCase {
     await store.send(1)
     await store.finish()
     let messages = failures.messages
-    XCTAssertTrue(messages.contains { $0.hasPrefix("@Dependency(\\.uuid) was used without an override") }, "\(messages)")
-    XCTAssertTrue(messages.contains { $0.hasPrefix("@Dependency(\\.date) was used without an override") }, "\(messages)")
-    XCTAssertTrue(messages.contains { $0.hasPrefix("Unimplemented clock @Dependency(\\.clock) was used") }, "\(messages)")
+    XCTAssertTrue(
+      messages.contains { $0.hasPrefix("@Dependency(\\.uuid) was used without an override") }, "\(messages)")
+    XCTAssertTrue(
+      messages.contains { $0.hasPrefix("@Dependency(\\.date) was used without an override") }, "\(messages)")
+    XCTAssertTrue(
+      messages.contains { $0.hasPrefix("Unimplemented clock @Dependency(\\.clock) was used") }, "\(messages)")
   }
 
   func testIncrementingUUIDsAndConstantDates() {
@@ -83,7 +88,9 @@ final class DependencyValuesTests: XCTestCase {
   }
 
   func testWithDependenciesScopesValuesToTheOperation() {
-    let inside = withDependencies { $0.greeter = Greeter { _ in "scoped" } } operation: {
+    let inside = withDependencies {
+      $0.greeter = Greeter { _ in "scoped" }
+    } operation: {
       DependencyValues.current.greeter.greet("z")
     }
     XCTAssertEqual(inside, "scoped")
@@ -91,7 +98,9 @@ final class DependencyValuesTests: XCTestCase {
   }
 
   func testAsyncWithDependenciesReachesChildTasks() async {
-    let value = await withDependencies { $0.uuid = .constant(UUID(sequenceNumber: 3)) } operation: {
+    let value = await withDependencies {
+      $0.uuid = .constant(UUID(sequenceNumber: 3))
+    } operation: {
       await Task {
         @Dependency(\.uuid) var uuid
         return uuid()

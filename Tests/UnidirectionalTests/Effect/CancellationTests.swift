@@ -35,7 +35,11 @@ private struct Download: Reducer {
 final class CancellationTests: XCTestCase {
   func testCancelByIDCancelsEveryEffectWithThatID() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Download.State()) { Download() } withDependencies: { $0.clock = clock }
+    let store = TestStore(initialState: Download.State()) {
+      Download()
+    } withDependencies: {
+      $0.clock = clock
+    }
     await store.send(.start(1))
     await store.send(.start(2))
     await store.send(.stop)
@@ -45,7 +49,11 @@ final class CancellationTests: XCTestCase {
 
   func testCancelInFlightReplacesTheRunningEffect() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Download.State()) { Download() } withDependencies: { $0.clock = clock }
+    let store = TestStore(initialState: Download.State()) {
+      Download()
+    } withDependencies: {
+      $0.clock = clock
+    }
     await store.send(.startReplacing(1))
     await clock.advance(by: .milliseconds(500))
     await store.send(.startReplacing(2))
@@ -56,7 +64,11 @@ final class CancellationTests: XCTestCase {
 
   func testWithoutCancelInFlightBothRun() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Download.State()) { Download() } withDependencies: { $0.clock = clock }
+    let store = TestStore(initialState: Download.State()) {
+      Download()
+    } withDependencies: {
+      $0.clock = clock
+    }
     await store.send(.start(1))
     await store.send(.start(2))
     await clock.advance(by: .seconds(1))

@@ -27,7 +27,11 @@ private struct Search: Reducer {
 final class DebounceTests: XCTestCase {
   func testOnlyTheLastOfABurstRunsAfterTheQuietPeriod() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Search.State()) { Search() } withDependencies: { $0.clock = clock }
+    let store = TestStore(initialState: Search.State()) {
+      Search()
+    } withDependencies: {
+      $0.clock = clock
+    }
     await store.send(.queryChanged("s")) { $0.query = "s" }
     await clock.advance(by: .milliseconds(200))
     await store.send(.queryChanged("sw")) { $0.query = "sw" }

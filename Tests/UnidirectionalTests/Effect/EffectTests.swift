@@ -40,7 +40,11 @@ private struct Effects: Reducer {
     case .failing:
       return .run { _ in throw Failure() }
     case .failingHandled:
-      return .run { _ in throw Failure() } catch: { error, send in send(.handled("\(error)")) }
+      return .run { _ in
+        throw Failure()
+      } catch: { error, send in
+        send(.handled("\(error)"))
+      }
     case let .note(text):
       state.log.append(text)
       return text == "outer" ? .send(.note("inner")) : .none
@@ -65,7 +69,11 @@ final class EffectTests: XCTestCase {
 
   func testConcatenateWaitsForEachEffectBeforeStartingTheNext() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Effects.State()) { Effects() } withDependencies: { $0.clock = clock }
+    let store = TestStore(initialState: Effects.State()) {
+      Effects()
+    } withDependencies: {
+      $0.clock = clock
+    }
     await store.send(.concatenated)
     await clock.advance(by: .seconds(1))
     await clock.advance(by: .seconds(1))
@@ -94,7 +102,8 @@ final class EffectTests: XCTestCase {
     await store.finish()
     XCTAssertEqual(failures.messages.count, 1)
     XCTAssertTrue(
-      failures.messages[0].hasPrefix("An effect returned for the action Effects.Action.failing threw an unhandled error: disk is full."),
+      failures.messages[0].hasPrefix(
+        "An effect returned for the action Effects.Action.failing threw an unhandled error: disk is full."),
       failures.messages[0])
   }
 

@@ -33,14 +33,20 @@ private struct Overridden: Reducer {
 
 final class DependencyOverrideTests: XCTestCase {
   func testStoreOverrideIsSeenByReducerAndEffects() async {
-    let store = TestStore(initialState: Stamp.State()) { Stamp() } withDependencies: { $0.uuid = .incrementing }
+    let store = TestStore(initialState: Stamp.State()) {
+      Stamp()
+    } withDependencies: {
+      $0.uuid = .incrementing
+    }
     await store.send(.stamp) { $0.ids = [UUID(sequenceNumber: 0)] }
     await store.send(.stampLater)
     await store.receive(.stampedLater(UUID(sequenceNumber: 1))) { $0.laterIDs = [UUID(sequenceNumber: 1)] }
   }
 
   func testReducerOverrideWinsOverTheStoreOneForItsSubtreeAndItsEffects() async {
-    let store = TestStore(initialState: Stamp.State()) { Overridden() } withDependencies: {
+    let store = TestStore(initialState: Stamp.State()) {
+      Overridden()
+    } withDependencies: {
       $0.uuid = .incrementing
     }
     await store.send(.stamp) { $0.ids = [UUID(sequenceNumber: 99)] }
@@ -52,7 +58,11 @@ final class DependencyOverrideTests: XCTestCase {
     let store = withDependencies {
       $0.uuid = .constant(UUID(sequenceNumber: 5))
     } operation: {
-      TestStore(initialState: Stamp.State()) { Stamp() } withDependencies: { $0.uuid = .incrementing }
+      TestStore(initialState: Stamp.State()) {
+        Stamp()
+      } withDependencies: {
+        $0.uuid = .incrementing
+      }
     }
     await store.send(.stamp) { $0.ids = [UUID(sequenceNumber: 0)] }
   }

@@ -58,7 +58,11 @@ private struct List: Reducer {
 final class ForEachTests: XCTestCase {
   func testElementsRunIndependentlyAndSameCancelIDsDoNotCollide() async {
     let clock = TestClock()
-    let store = TestStore(initialState: List.State()) { List() } withDependencies: { $0.clock = clock }
+    let store = TestStore(initialState: List.State()) {
+      List()
+    } withDependencies: {
+      $0.clock = clock
+    }
     await store.send(.add(1)) { $0.rows = [Row.State(id: 1)] }
     await store.send(.add(2)) { $0.rows = [Row.State(id: 1), Row.State(id: 2)] }
     await store.send(.row(id: 1, action: .start))
@@ -77,7 +81,9 @@ final class ForEachTests: XCTestCase {
 
   func testRemovingAnElementCancelsItsEffects() async {
     let clock = TestClock()
-    let store = TestStore(initialState: List.State(rows: [Row.State(id: 7)])) { List() } withDependencies: {
+    let store = TestStore(initialState: List.State(rows: [Row.State(id: 7)])) {
+      List()
+    } withDependencies: {
       $0.clock = clock
     }
     await store.send(.row(id: 7, action: .start))

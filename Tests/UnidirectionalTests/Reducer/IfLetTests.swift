@@ -47,7 +47,11 @@ private struct Screen: Reducer {
 final class IfLetTests: XCTestCase {
   func testChildRunsWhilePresentAndItsEffectsAreCancelledOnDismissal() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Screen.State()) { Screen() } withDependencies: { $0.clock = clock }
+    let store = TestStore(initialState: Screen.State()) {
+      Screen()
+    } withDependencies: {
+      $0.clock = clock
+    }
     await store.send(.show) { $0.timer = Timer.State() }
     await store.send(.timer(.start))
     await clock.advance(by: .seconds(1))
@@ -69,7 +73,11 @@ final class IfLetTests: XCTestCase {
 
   func testReshownChildStartsFreshEffects() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Screen.State()) { Screen() } withDependencies: { $0.clock = clock }
+    let store = TestStore(initialState: Screen.State()) {
+      Screen()
+    } withDependencies: {
+      $0.clock = clock
+    }
     await store.send(.show) { $0.timer = Timer.State() }
     await store.send(.timer(.start))
     await store.send(.dismiss) { $0.timer = nil }
