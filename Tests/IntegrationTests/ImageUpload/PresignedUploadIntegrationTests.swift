@@ -175,7 +175,7 @@ final class PresignedUploadIntegrationTests: XCTestCase {
     XCTAssertTrue(settled, "the hanging PUT did not end: \(events)")
     let hang = try XCTUnwrap(events.first { $0.kind == "hang" })
     XCTAssertTrue(hang.disconnectedEarly, "the hanging PUT was cancelled, not waited for")
-    XCTAssertEqual(hang.bytesReceived, 700_001)
+    XCTAssertLessThanOrEqual(hang.bytesReceived, 700_001, "cancelled while or after sending its body")
     let refused = try XCTUnwrap(events.first { $0.kind == "s3-error" })
     XCTAssertEqual(refused.code, "AccessDenied")
     XCTAssertEqual(refused.bytesReceived, 2_500_000)
