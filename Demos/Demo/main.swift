@@ -3,8 +3,10 @@ import Foundation
 // The headless demo host. `swift run demo [COMMAND] [OPTIONS]`; with no command it runs the default flow on
 // built-in defaults. Invalid options print usage and exit 2.
 
-let commands: [any DemoCommand.Type] = [CounterCommand.self, GenerateCommand.self, ReplayCommand.self]
-let defaultCommand: any DemoCommand.Type = CounterCommand.self
+let commands: [any DemoCommand.Type] = [
+  ScanCommand.self, CounterCommand.self, GenerateCommand.self, ReplayCommand.self,
+]
+let defaultCommand: any DemoCommand.Type = ScanCommand.self
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--help" || arguments.first == "-h" || arguments.first == "help" {

@@ -1,0 +1,130 @@
+import Foundation
+
+/// A progress bar for the demo host: redrawn in place (`\r`) when standard output is a terminal; otherwise one
+/// plain line per tenth of the way, so logs and pipes get readable lines instead of carriage returns.
+///
+/// ```swift
+/// var bar = ProgressBar(label: "upload", console: console)
+/// bar.update(fraction: 0.42, detail: "72.0 KB / 171.2 KB  42%  410.2 KB/s")
+/// bar.finish(detail: "171.2 KB / 171.2 KB  100%  402.0 KB/s")
+/// ```
+struct ProgressBar {
+  /// The word before the bar.
+  let label: String
+  /// Where the bar goes.
+  let console: Console
+  /// How many cells the bar has.
+  var width = 24
+  /// The last tenth printed as a plain line (-1: none yet).
+  private var lastPlainTenth = -1
+  private var isFinished = false
+
+  /// A bar labelled `label` writing to `console`.
+  init(label: String, console: Console) {
+    self.label = label
+    self.console = console
+  }
+
+  /// Shows `fraction` (0…1) with `detail` after the bar.
+  mutating func update(fraction: Double, detail: String) {
+    guard !isFinished else { return }
+    let clamped = min(1, max(0, fraction.isFinite ? fraction : 0))
+    if console.isTerminal {
+      console.redraw(render(clamped, detail))
+    } else {
+      let tenth = Int(clamped * 10)
+      guard tenth > lastPlainTenth else { return }
+      lastPlainTenth = tenth
+      console.line("\(label): \(detail)")
+    }
+  }
+
+  /// Shows the final state and ends the bar's line.
+  mutating func finish(detail: String) {
+    guard !isFinished else { return }
+    if console.isTerminal {
+      console.redraw(render(1, detail))
+      console.endRedraw()
+    } else if lastPlainTenth < 10 {
+      console.line("\(label): \(detail)")
+    }
+    isFinished = true
+  }
+
+  /// Ends the bar where it is (the work stopped): a terminal keeps the last drawing, a pipe gets nothing more.
+  mutating func abandon() {
+    guard !isFinished else { return }
+    if console.isTerminal { console.endRedraw() }
+    isFinished = true
+  }
+
+  /// `upload  [██████░░░░░░]  detail`.
+  private func render(_ fraction: Double, _ detail: String) -> String {
+    let filled = Int((fraction * Double(width)).rounded(.down))
+    let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+    return "\(label)  [\(bar)]  \(detail)"
+  }
+
+  /// `171.2 KB`: bytes in decimal units with one decimal.
+  static func bytes(_ count: Int64) -> String {
+    let value = Double(count)
+    switch value {
+    case ..<1_000: return "\(count) B"
+    case ..<1_000_000: return String(format: "%.1f KB", value / 1_000)
+    case ..<1_000_000_000: return String(format: "%.1f MB", value / 1_000_000)
+    default: return String(format: "%.2f GB", value / 1_000_000_000)
+    }
+  }
+
+  /// `410.2 KB/s`, or `—` before any time has passed.
+  static func rate(_ count: Int64, over elapsed: Duration) -> String {
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    guard seconds > 0.000_1 else { return "— B/s" }
+    return bytes(Int64(Double(count) / seconds)) + "/s"
+  }
+}
+
+/// The demo host's standard output: whole lines, and in a terminal one line redrawn in place (a progress bar).
+/// Safe to use from several threads (the Ctrl-C handler writes too); every write is flushed at once.
+final class Console: @unchecked Sendable {
+  /// Whether standard output is a terminal (progress bars redraw) or a pipe/file (plain lines).
+  let isTerminal: Bool
+  private let lock = NSLock()
+  private var isRedrawing = false
+
+  /// The console on standard output.
+  init(isTerminal: Bool = isatty(STDOUT_FILENO) == 1) {
+    self.isTerminal = isTerminal
+  }
+
+  /// Writes `text` as a line of its own (ending a bar being redrawn first).
+  func line(_ text: String) {
+    lock.withLock {
+      if isRedrawing {
+        write("\n")
+        isRedrawing = false
+      }
+      write(text + "\n")
+    }
+  }
+
+  /// Replaces the line being redrawn with `text` (terminals only).
+  func redraw(_ text: String) {
+    lock.withLock {
+      write("\r\u{1B}[2K" + text)
+      isRedrawing = true
+    }
+  }
+
+  /// Ends the line being redrawn.
+  func endRedraw() {
+    lock.withLock {
+      if isRedrawing { write("\n") }
+      isRedrawing = false
+    }
+  }
+
+  private func write(_ text: String) {
+    FileHandle.standardOutput.write(Data(text.utf8))
+  }
+}

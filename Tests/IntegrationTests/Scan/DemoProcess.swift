@@ -1,0 +1,141 @@
+import Foundation
+import XCTest
+
+/// The built `demo` executable run as a child process, its output collected as it arrives, so a test can wait
+/// for a line, interrupt it, and read how it ended.
+final class DemoProcess: @unchecked Sendable {
+  /// How a run ended.
+  struct Result {
+    /// The exit status (130 after Ctrl-C, 2 for invalid options).
+    var status: Int32
+    /// Everything written to standard output.
+    var output: String
+    /// Everything written to standard error.
+    var errors: String
+
+    /// The output's lines.
+    var lines: [String] { output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+  }
+
+  /// Why a run could not be made.
+  struct Failure: Error, CustomStringConvertible {
+    let description: String
+  }
+
+  /// The `demo` executable of the build the tests run from: found by walking up from the test bundle (and the test
+  /// process's executable) to the `debug` folder of the scratch path in use.
+  static let executable: URL? = {
+    let starts = [Bundle.main.bundleURL, URL(fileURLWithPath: CommandLine.arguments[0])]
+    for start in starts {
+      var folder = start.standardizedFileURL
+      for _ in 0..<6 {
+        let candidate = folder.appendingPathComponent("demo")
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isFolder), !isFolder.boolValue,
+          FileManager.default.isExecutableFile(atPath: candidate.path)
+        {
+          return candidate
+        }
+        folder = folder.deletingLastPathComponent()
+      }
+    }
+    return nil
+  }()
+
+  /// Environment variables the demo reads that a developer's shell might have set: removed for every run.
+  static let clearedVariables = [
+    "UNIDIRECTIONAL_API_TOKEN", "UPLOAD_API_URL", "UPLOAD_API_TOKEN", "UNIDIRECTIONAL_CONTEXT",
+  ]
+
+  private let process = Process()
+  private let output = Collector()
+  private let errors = Collector()
+
+  /// Starts `demo arguments` in `directory` with `environment` added to this process's (minus
+  /// ``clearedVariables``).
+  init(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws {
+    guard let executable = Self.executable else {
+      throw Failure(description: "the demo executable was not built next to the tests (swift build --build-tests)")
+    }
+    process.executableURL = executable
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    var variables = ProcessInfo.processInfo.environment
+    for name in Self.clearedVariables { variables[name] = nil }
+    variables.merge(environment) { $1 }
+    process.environment = variables
+    let outputPipe = Pipe()
+    let errorPipe = Pipe()
+    process.standardOutput = outputPipe
+    process.standardError = errorPipe
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    output.drain(outputPipe.fileHandleForReading)
+    errors.drain(errorPipe.fileHandleForReading)
+  }
+
+  /// Runs `demo arguments` to its end (at most `timeout` seconds, then it is killed and the test fails).
+  static func run(
+    _ arguments: [String], in directory: URL, environment: [String: String] = [:], timeout: TimeInterval = 60,
+    file: StaticString = #filePath, line: UInt = #line
+  ) throws -> Result {
+    let demo = try DemoProcess(arguments, in: directory, environment: environment)
+    return demo.waitForExit(timeout: timeout, file: file, line: line)
+  }
+
+  /// Waits until a line of standard output contains `text`; false after `timeout` seconds or when the demo exits
+  /// without printing it.
+  func waitForOutput(containing text: String, timeout: TimeInterval) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+      if output.text.contains(text) { return true }
+      if !process.isRunning { return output.text.contains(text) }
+      usleep(10_000)
+    }
+    return false
+  }
+
+  /// Sends SIGINT, as Ctrl-C does.
+  func interrupt() {
+    kill(process.processIdentifier, SIGINT)
+  }
+
+  /// Waits at most `timeout` seconds for the demo to exit; kills it (and fails the test) if it does not.
+  func waitForExit(timeout: TimeInterval, file: StaticString = #filePath, line: UInt = #line) -> Result {
+    let deadline = Date().addingTimeInterval(timeout)
+    while process.isRunning, Date() < deadline { usleep(10_000) }
+    if process.isRunning {
+      kill(process.processIdentifier, SIGKILL)
+      XCTFail("demo \(process.arguments ?? []) did not exit within \(timeout) s", file: file, line: line)
+    }
+    process.waitUntilExit()
+    return Result(status: process.terminationStatus, output: output.finished(), errors: errors.finished())
+  }
+}
+
+/// Reads a pipe to its end on a background thread, keeping what arrived so far readable.
+private final class Collector: @unchecked Sendable {
+  private let lock = NSLock()
+  private var data = Data()
+  private let done = DispatchSemaphore(value: 0)
+
+  func drain(_ handle: FileHandle) {
+    Thread { [self] in
+      while true {
+        let chunk = handle.availableData
+        if chunk.isEmpty { break }
+        lock.withLock { data.append(chunk) }
+      }
+      done.signal()
+    }.start()
+  }
+
+  /// What arrived so far.
+  var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+
+  /// Everything, once the pipe has closed (at most 10 s after the process ended).
+  func finished() -> String {
+    _ = done.wait(timeout: .now() + 10)
+    return text
+  }
+}

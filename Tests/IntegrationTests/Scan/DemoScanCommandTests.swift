@@ -1,0 +1,227 @@
+import Features
+import Foundation
+import XCTest
+
+/// Runs the built `demo` executable as a person would: `swift run demo` with no arguments (the scan flow on
+/// simulated parts), with bad options, with Ctrl-C in the middle, with a folder of shots and with scripts.
+final class DemoScanCommandTests: XCTestCase {
+  private var folder: URL!
+
+  override func setUpWithError() throws {
+    folder = FileManager.default.temporaryDirectory.appendingPathComponent("demo-scan-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  }
+
+  override func tearDownWithError() throws {
+    try? FileManager.default.removeItem(at: folder)
+  }
+
+  /// `demo` with no arguments: the whole flow, every state change as a line in order, a real model file, the
+  /// simulated upload's progress lines (no carriage returns in a pipe), exit 0.
+  func testTheDefaultRunScansModelsAndUploads() throws {
+    let result = try DemoProcess.run([], in: folder)
+    XCTAssertEqual(result.status, 0, result.output + result.errors)
+    XCTAssertEqual(result.errors, "")
+    let workingFolder = try XCTUnwrap(value(after: "scan: working in ", in: result))
+    addTeardownBlock { try? FileManager.default.removeItem(atPath: workingFolder) }
+    assertLinesInOrder(
+      result,
+      [
+        "scan: working in ",
+        "scan: capture simulator (standard script, drawn shots), model simulator, simulated upload",
+        "capture: initializing", "capture: ready", "capture: detecting the object", "capture: capturing",
+        "capture: shot 1: shot-001.png (", "capture: shot 8: shot-008.png (", "capture: finishing",
+        "capture: completed with 8 shots, offering \"Create 3D model\"", "→ Create 3D model",
+        "capture: released (the session is gone; its screen can't be shown)", "model: reconstructing from 8 shots",
+        "model: 1/10 steps  10%", "model: 10/10 steps  100%", "model: ready: model-", "model: sha256 ",
+        "model: saved at ", "→ Upload", "upload: Uploading to server...", "upload: 0 B / ",
+        "upload: 169.6 KB / 169.6 KB  100%", "upload: ✓ Upload complete! (id preview-",
+        "done: model uploaded; every effect finished or cancelled",
+      ])
+    XCTAssertFalse(result.output.contains("\r"), "plain lines when standard output is not a terminal")
+    XCTAssertEqual(result.lines.filter { $0.hasPrefix("capture: shot ") }.count, 8)
+    let uploadLines = result.lines.filter { $0.hasPrefix("upload: ") && $0.contains(" / ") }
+    XCTAssertGreaterThanOrEqual(uploadLines.count, 5, "\(uploadLines)")
+    for line in uploadLines {
+      XCTAssertNotNil(
+        line.range(
+          of: #"^upload: [0-9.]+ (B|KB) / 169\.6 KB  [0-9]+%  (— B|[0-9.]+ (B|KB|MB))/s$"#, options: .regularExpression),
+        line)
+    }
+
+    let modelPath = try XCTUnwrap(value(after: "model: saved at ", in: result))
+    XCTAssertTrue(modelPath.hasPrefix(workingFolder), modelPath)
+    let model = URL(fileURLWithPath: modelPath)
+    XCTAssertEqual(try SHA256.hash(fileAt: model).hex, value(after: "model: sha256 ", in: result))
+    XCTAssertEqual(try USDZArchive(contentsOf: model, verifyingChecksums: true).entries.count, 9)
+    XCTAssertEqual(try checkWithPython(model), "9 scene.usda")
+  }
+
+  func testInvalidOptionsPrintUsageAndExit2() throws {
+    let emptyShots = folder.appendingPathComponent("empty-shots")
+    try FileManager.default.createDirectory(at: emptyShots, withIntermediateDirectories: true)
+    let badScript = folder.appendingPathComponent("bad.script")
+    try Data("200ms ready\n1 capturin\n".utf8).write(to: badScript)
+    let invalid: [([String], String)] = [
+      (["--bogus"], "unknown option --bogus"),
+      (["scan", "--shots"], "option --shots needs a value"),
+      (["scan", "extra"], "unexpected argument extra"),
+      (["--api", "ftp://example.com"], "--api must be an http or https URL, not ftp://example.com"),
+      (["--api", "http://127.0.0.1:9"], "--api needs a token: pass --token or set UNIDIRECTIONAL_API_TOKEN"),
+      (["--token", "t0k3n-not-shown"], "--token needs --api"),
+      (["--shots", folder.appendingPathComponent("missing").path], "--shots: Cannot read the shot folder missing"),
+      (["--shots", emptyShots.path], "--shots: The shot folder empty-shots has no images"),
+      (["--script", badScript.path], "--script: Script line 2: unknown event \"capturin\""),
+      (["--out", ""], "--out can't be empty"),
+    ]
+    for (arguments, message) in invalid {
+      let result = try DemoProcess.run(arguments, in: folder)
+      XCTAssertEqual(result.status, 2, "\(arguments): \(result.errors)")
+      XCTAssertTrue(result.errors.contains(message), "\(arguments): \(result.errors)")
+      XCTAssertTrue(result.errors.contains("usage: demo [scan] [OPTIONS]"), result.errors)
+      XCTAssertTrue(result.errors.contains("--api URL"), result.errors)
+      XCTAssertEqual(result.output, "", "\(arguments): nothing runs")
+      XCTAssertFalse((result.output + result.errors).contains("t0k3n-not-shown"))
+    }
+  }
+
+  /// Ctrl-C in the middle of the capture: the session's subscription is cancelled, the host says so and exits
+  /// with 130, promptly.
+  func testCtrlCCancelsEveryEffectAndExits130() throws {
+    let out = folder.appendingPathComponent("out")
+    let demo = try DemoProcess(["--out", out.path], in: folder)
+    XCTAssertTrue(demo.waitForOutput(containing: "capture: capturing", timeout: 30), "the capture never started")
+    let interruptedAt = Date()
+    demo.interrupt()
+    let result = demo.waitForExit(timeout: 10)
+    XCTAssertLessThan(Date().timeIntervalSince(interruptedAt), 5, "the demo exits promptly after Ctrl-C")
+    XCTAssertEqual(result.status, 130, result.output + result.errors)
+    XCTAssertTrue(
+      result.lines.contains("interrupted: cancelled 1 running effect; no effect is left running"), result.output)
+    XCTAssertFalse(result.output.contains("→ Create 3D model"), result.output)
+    XCTAssertFalse(result.output.contains("done:"), result.output)
+    let files = try FileManager.default.contentsOfDirectory(atPath: out.path)
+    XCTAssertFalse(files.contains { $0.hasSuffix(".usdz") }, "\(files)")
+  }
+
+  func testAFolderOfImagesBecomesTheShots() throws {
+    let shots = folder.appendingPathComponent("photos")
+    try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+    for index in 1...3 {
+      try PreviewImageRenderer.png(prompt: "mug", index: index, width: 32, height: 24)
+        .write(to: shots.appendingPathComponent("IMG_\(index).png"))
+    }
+    try Data("notes".utf8).write(to: shots.appendingPathComponent("notes.txt"))
+    let out = folder.appendingPathComponent("out")
+    let result = try DemoProcess.run(["--shots", shots.path, "--out", out.path], in: folder)
+    XCTAssertEqual(result.status, 0, result.output + result.errors)
+    assertLinesInOrder(
+      result,
+      [
+        "scan: capture simulator (standard script, shots from \(shots.path))", "capture: shot 1: shot-001.png (",
+        "capture: shot 3: shot-003.png (", "capture: completed with 3 shots", "model: ready:",
+        "upload: ✓ Upload complete!",
+      ])
+    XCTAssertFalse(result.output.contains("capture: shot 4"), result.output)
+    let model = URL(fileURLWithPath: try XCTUnwrap(value(after: "model: saved at ", in: result)))
+    XCTAssertEqual(model.deletingLastPathComponent().standardizedFileURL.path, out.standardizedFileURL.path)
+    let archive = try USDZArchive(contentsOf: model, verifyingChecksums: true)
+    XCTAssertEqual(archive.entries.map(\.name), ["scene.usda"] + (1...3).map { "textures/shot-00\($0).png" })
+    let images = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("images").path)
+    XCTAssertEqual(images.sorted(), ["shot-001.png", "shot-002.png", "shot-003.png"])
+  }
+
+  /// A script with a step a real session would never report: the host shows the refusal, the session stays
+  /// where it was, and the run still completes.
+  func testAScriptedIllegalEventIsRefusedAndShown() throws {
+    let script = folder.appendingPathComponent("skip.script")
+    try Data(
+      """
+      20ms ready
+      20ms capturing   # skips detecting: refused
+      20ms detecting
+      20ms capturing
+      20ms shot
+      20ms finishing
+      20ms completed
+      20ms shot        # after completed: never delivered
+      """.utf8
+    ).write(to: script)
+    let result = try DemoProcess.run(
+      ["--script", script.path, "--out", folder.appendingPathComponent("o").path], in: folder)
+    XCTAssertEqual(result.status, 0, result.output + result.errors)
+    assertLinesInOrder(
+      result,
+      [
+        "scan: capture simulator (script skip.script, drawn shots)", "capture: ready",
+        "capture: refused an event: The session is ready and cannot skip ahead to capturing; the next step is detecting.",
+        "capture: detecting the object", "capture: capturing", "capture: shot 1: shot-001.png",
+        "capture: completed with 1 shot,", "upload: ✓ Upload complete!",
+      ])
+    XCTAssertFalse(result.output.contains("capture: shot 2"), result.output)
+  }
+
+  func testAScriptedFailureEndsTheRunWithExit1() throws {
+    let script = folder.appendingPathComponent("dark.script")
+    try Data("20ms ready\n20ms detecting\n20ms failed Not enough light\n".utf8).write(to: script)
+    let result = try DemoProcess.run(
+      ["--script", script.path, "--out", folder.appendingPathComponent("o").path], in: folder)
+    XCTAssertEqual(result.status, 1, result.output + result.errors)
+    assertLinesInOrder(
+      result,
+      [
+        "capture: ready", "capture: detecting the object", "capture: failed: Not enough light",
+        "done: the scan did not finish",
+      ])
+    XCTAssertFalse(result.output.contains("→ Create 3D model"), result.output)
+  }
+
+  // MARK: Helpers
+
+  /// The rest of the first output line starting with `prefix`.
+  private func value(after prefix: String, in result: DemoProcess.Result) -> String? {
+    result.lines.first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
+  }
+
+  /// Asserts that, for each prefix in order, a later line starts with it.
+  private func assertLinesInOrder(
+    _ result: DemoProcess.Result, _ prefixes: [String], file: StaticString = #filePath, line: UInt = #line
+  ) {
+    var index = 0
+    for prefix in prefixes {
+      guard let found = result.lines[index...].firstIndex(where: { $0.hasPrefix(prefix) }) else {
+        return XCTFail(
+          "no line starting with \(prefix.debugDescription) after line \(index) in:\n\(result.output)", file: file,
+          line: line)
+      }
+      index = found + 1
+    }
+  }
+
+  /// Opens `model` with Python's `zipfile` (an independent ZIP reader): every file intact, stored, its data
+  /// 64-byte aligned. Returns "<file count> <first file>".
+  private func checkWithPython(_ model: URL) throws -> String {
+    let check = """
+      import struct, sys, zipfile
+      archive = zipfile.ZipFile(sys.argv[1])
+      assert archive.testzip() is None, "a file does not match its CRC"
+      with open(sys.argv[1], "rb") as raw:
+          for info in archive.infolist():
+              assert info.compress_type == zipfile.ZIP_STORED, info.filename
+              raw.seek(info.header_offset)
+              name_length, extra_length = struct.unpack("<HH", raw.read(30)[26:30])
+              assert (info.header_offset + 30 + name_length + extra_length) % 64 == 0, info.filename
+      print(len(archive.infolist()), archive.namelist()[0])
+      """
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", check, model.path]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    XCTAssertEqual(process.terminationStatus, 0, "python's zipfile refused the model")
+    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+}

@@ -1,0 +1,92 @@
+import Features
+import Foundation
+import XCTest
+
+/// `demo --api URL` against the real backend (`Demos/Backend/run_stack.py` on 127.0.0.1): the model file the
+/// host built arrives byte for byte; the token never shows; a refused token is a clear failure with exit 1.
+final class DemoScanLiveUploadTests: XCTestCase {
+  private static let backend = SharedBackendStack(testHooks: false)
+  private var folder: URL!
+
+  override class func setUp() {
+    super.setUp()
+    backend.start()
+  }
+
+  override class func tearDown() {
+    backend.stop()
+    super.tearDown()
+  }
+
+  override func setUpWithError() throws {
+    folder = FileManager.default.temporaryDirectory.appendingPathComponent("demo-scan-live-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  }
+
+  override func tearDownWithError() throws {
+    try? FileManager.default.removeItem(at: folder)
+  }
+
+  func testTheModelIsUploadedToTheBackendByteForByte() throws {
+    let stack = try Self.backend.stack()
+    let out = folder.appendingPathComponent("out")
+    let result = try DemoProcess.run(
+      ["--api", stack.apiURL.absoluteString, "--out", out.path], in: folder,
+      environment: ["UNIDIRECTIONAL_API_TOKEN": stack.token])
+    XCTAssertEqual(result.status, 0, result.output + result.errors)
+    XCTAssertTrue(
+      result.output.contains("upload to \(stack.apiURL.absoluteString)/upload-model"), result.output)
+    XCTAssertFalse((result.output + result.errors).contains(stack.token), "the token is never printed")
+
+    let line = try XCTUnwrap(result.lines.first { $0.hasPrefix("upload: ✓ Upload complete! (id ") }, result.output)
+    let fileID = String(line.dropFirst("upload: ✓ Upload complete! (id ".count).dropLast())
+    XCTAssertNotNil(UUID(uuidString: fileID), fileID)
+    let stored = stack.uploadDirectory.appendingPathComponent("\(fileID).usdz")
+    let modelPath = try XCTUnwrap(result.lines.first { $0.hasPrefix("model: saved at ") }?.dropFirst(16))
+    let model = URL(fileURLWithPath: String(modelPath))
+    let sha256 = try SHA256.hash(fileAt: model).hex
+    XCTAssertEqual(try SHA256.hash(fileAt: stored).hex, sha256, "the backend stored the model unchanged")
+    XCTAssertTrue(result.lines.contains("model: sha256 \(sha256)"), result.output)
+    XCTAssertEqual(
+      try FileManager.default.attributesOfItem(atPath: stored.path)[.size] as? NSNumber,
+      try FileManager.default.attributesOfItem(atPath: model.path)[.size] as? NSNumber)
+    XCTAssertNotNil(try? USDZArchive(contentsOf: stored, verifyingChecksums: true))
+  }
+
+  func testATokenFromTheCommandLineWorksToo() throws {
+    let stack = try Self.backend.stack()
+    let result = try DemoProcess.run(
+      [
+        "scan", "--api", stack.apiURL.absoluteString, "--token", stack.token, "--out",
+        folder.appendingPathComponent("o").path,
+      ],
+      in: folder)
+    XCTAssertEqual(result.status, 0, result.output + result.errors)
+    XCTAssertTrue(result.output.contains("upload: ✓ Upload complete!"), result.output)
+    XCTAssertFalse((result.output + result.errors).contains(stack.token))
+  }
+
+  func testARefusedTokenIsAClearFailure() throws {
+    let stack = try Self.backend.stack()
+    let wrong = "wrong-\(UUID().uuidString)"
+    let result = try DemoProcess.run(
+      ["--api", stack.apiURL.absoluteString, "--out", folder.appendingPathComponent("o").path], in: folder,
+      environment: ["UNIDIRECTIONAL_API_TOKEN": wrong])
+    XCTAssertEqual(result.status, 1, result.output + result.errors)
+    XCTAssertTrue(
+      result.lines.contains("upload: ✗ Upload failed: The server answered HTTP 401: invalid or missing bearer token"),
+      result.output)
+    XCTAssertTrue(result.output.contains("done: the scan did not finish"), result.output)
+    XCTAssertFalse((result.output + result.errors).contains(wrong))
+  }
+
+  func testAServerThatIsDownIsAClearFailure() throws {
+    let port = try BackendStack.unusedLoopbackPort()
+    let result = try DemoProcess.run(
+      ["--api", "http://127.0.0.1:\(port)", "--token", "t", "--out", folder.appendingPathComponent("o").path],
+      in: folder)
+    XCTAssertEqual(result.status, 1, result.output + result.errors)
+    XCTAssertTrue(
+      result.output.contains("upload: ✗ Upload failed: Cannot connect to 127.0.0.1:\(port)"), result.output)
+  }
+}
