@@ -85,12 +85,16 @@ final class DemoScanCommandTests: XCTestCase {
     }
   }
 
-  /// Ctrl-C in the middle of the capture: the session's subscription is cancelled, the host says so and exits
-  /// with 130, promptly.
+  /// Ctrl-C in the middle of the capture (a script whose next shot is a minute away, so the signal certainly
+  /// lands while the session runs): the session's subscription is cancelled, the host says so and exits with 130,
+  /// promptly.
   func testCtrlCCancelsEveryEffectAndExits130() throws {
+    let script = folder.appendingPathComponent("slow.script")
+    try Data("20ms ready\n20ms detecting\n20ms capturing\n20ms shot\n60s shot\n20ms finishing\n20ms completed\n".utf8)
+      .write(to: script)
     let out = folder.appendingPathComponent("out")
-    let demo = try DemoProcess(["--out", out.path], in: folder)
-    XCTAssertTrue(demo.waitForOutput(containing: "capture: capturing", timeout: 30), "the capture never started")
+    let demo = try DemoProcess(["--script", script.path, "--out", out.path], in: folder)
+    XCTAssertTrue(demo.waitForOutput(containing: "capture: shot 1:", timeout: 30), "the capture never started")
     let interruptedAt = Date()
     demo.interrupt()
     let result = demo.waitForExit(timeout: 10)
@@ -98,10 +102,25 @@ final class DemoScanCommandTests: XCTestCase {
     XCTAssertEqual(result.status, 130, result.output + result.errors)
     XCTAssertTrue(
       result.lines.contains("interrupted: cancelled 1 running effect; no effect is left running"), result.output)
+    XCTAssertFalse(result.output.contains("capture: shot 2"), result.output)
     XCTAssertFalse(result.output.contains("→ Create 3D model"), result.output)
     XCTAssertFalse(result.output.contains("done:"), result.output)
-    let files = try FileManager.default.contentsOfDirectory(atPath: out.path)
-    XCTAssertFalse(files.contains { $0.hasSuffix(".usdz") }, "\(files)")
+    let images = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("images").path)
+    XCTAssertEqual(images, ["shot-001.png"])
+  }
+
+  /// Ctrl-C during the default run, wherever it lands: exit 130 and no effect left running.
+  func testCtrlCDuringTheDefaultRunExits130() throws {
+    let demo = try DemoProcess(["--out", folder.appendingPathComponent("out").path], in: folder)
+    XCTAssertTrue(demo.waitForOutput(containing: "capture: capturing", timeout: 30), "the capture never started")
+    demo.interrupt()
+    let result = demo.waitForExit(timeout: 10)
+    XCTAssertEqual(result.status, 130, result.output + result.errors)
+    XCTAssertNotNil(
+      result.output.range(
+        of: #"\ninterrupted: cancelled [0-9]+ running effects?; no effect is left running\n$"#,
+        options: .regularExpression),
+      result.output)
   }
 
   func testAFolderOfImagesBecomesTheShots() throws {
