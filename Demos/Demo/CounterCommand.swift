@@ -5,13 +5,18 @@ import Unidirectional
 struct CounterCommand: DemoCommand {
   static let name = "counter"
   static let summary = "count to --to N on a timer, printing each state change"
-  static let usage = "--to N          how far to count (default 3)\n--interval MS   milliseconds between ticks (default 100)"
+  static let usage = """
+    --to N          how far to count (default 3)
+    --interval MS   milliseconds between ticks (default 100)
+    --record FILE   write an action log of the run (replay it with `demo replay FILE`)
+    """
 
   static func run(arguments: [String]) async -> Int32 {
     let target: Int
     let interval: Int
+    let recordPath: String?
     do {
-      let options = try OptionParser(arguments, valueOptions: ["--to", "--interval"])
+      let options = try OptionParser(arguments, valueOptions: ["--to", "--interval", "--record"])
       guard options.positional.isEmpty else { throw UsageError("unexpected argument \(options.positional[0])") }
       guard let to = Int(options.values["--to"] ?? "3"), (1...1_000).contains(to) else {
         throw UsageError("--to must be a whole number from 1 to 1000")
@@ -19,14 +24,28 @@ struct CounterCommand: DemoCommand {
       guard let ms = Int(options.values["--interval"] ?? "100"), (0...10_000).contains(ms) else {
         throw UsageError("--interval must be milliseconds from 0 to 10000")
       }
-      (target, interval) = (to, ms)
+      (target, interval, recordPath) = (to, ms, options.values["--record"])
     } catch {
       FileHandle.standardError.write(Data("demo counter: \(error)\n\n\(usage)\n".utf8))
       return 2
     }
 
-    let store = Store(initialState: TimerCounter.State(target: target)) {
-      TimerCounter(interval: .milliseconds(interval))
+    var recorder: ActionRecorder?
+    do {
+      if let recordPath { recorder = try ActionRecorder(fileURL: URL(fileURLWithPath: recordPath)) }
+    } catch {
+      FileHandle.standardError.write(Data("demo counter: \(error)\n".utf8))
+      return 1
+    }
+    let store: Store<TimerCounter.State, TimerCounter.Action>
+    if let recorder {
+      store = Store(initialState: TimerCounter.State(target: target), recordingTo: recorder) {
+        TimerCounter(interval: .milliseconds(interval))
+      }
+    } else {
+      store = Store(initialState: TimerCounter.State(target: target)) {
+        TimerCounter(interval: .milliseconds(interval))
+      }
     }
     let printer = Task {
       for await state in store.states {
@@ -37,19 +56,28 @@ struct CounterCommand: DemoCommand {
     await store.send(.start).finish()
     await printer.value
     print("done: counted to \(store.count)")
+    if let recorder {
+      do {
+        try await recorder.close()
+      } catch {
+        FileHandle.standardError.write(Data("demo counter: \(error)\n".utf8))
+        return 1
+      }
+      print("recorded \(recorder.writtenCount) actions to \(recorder.fileURL.path)")
+    }
     return 0
   }
 }
 
 /// Counts up on the injected clock until it reaches its target.
 struct TimerCounter: Reducer {
-  struct State: Equatable, Sendable {
+  struct State: Equatable, Sendable, Codable {
     var count = 0
     var target: Int
     var isRunning = false
   }
 
-  enum Action: Equatable, Sendable {
+  enum Action: Equatable, Sendable, Codable {
     case start
     case tick
   }

@@ -1,13 +1,70 @@
 import Foundation
+import Unidirectional
 
-/// Placeholder until the issue that builds `demo replay` lands.
+/// `demo replay FILE`: replays an action log (recorded with `demo counter --record FILE`) through its feature's reducer
+/// without running effects, printing every step as its action and the state diff it made.
 struct ReplayCommand: DemoCommand {
   static let name = "replay"
-  static let summary = "not available yet"
-  static let usage = ""
+  static let summary = "replay an action log (from --record) through its feature's reducer, printing each step"
+  static let usage = """
+    FILE            the action log to replay (its header names the feature)
+    --verify        exit 1 if a replayed state differs from the recorded one
+    --quiet         print only divergences, errors and the summary
+    """
+
+  /// The features whose logs can be replayed, by the feature name in a log's header. Register new ones here.
+  static var features: [ReplayableFeature] {
+    [
+      ReplayableFeature(TimerCounter(interval: .zero))
+    ]
+  }
 
   static func run(arguments: [String]) async -> Int32 {
-    FileHandle.standardError.write(Data("demo replay: not available yet\n".utf8))
-    return 2
+    let url: URL
+    let verify: Bool
+    let options: ReplayOptions
+    do {
+      let parsed = try OptionParser(arguments, valueOptions: [], flagOptions: ["--verify", "--quiet"])
+      guard parsed.positional.count == 1 else {
+        throw UsageError(
+          parsed.positional.isEmpty ? "FILE is required" : "unexpected argument \(parsed.positional[1])")
+      }
+      url = URL(fileURLWithPath: parsed.positional[0])
+      verify = parsed.flags.contains("--verify")
+      options = ReplayOptions(quiet: parsed.flags.contains("--quiet"))
+    } catch {
+      let text = "demo replay: \(error)\n\nusage: demo replay FILE [--verify] [--quiet]\n\(usage)\n"
+      FileHandle.standardError.write(Data(text.utf8))
+      return 2
+    }
+
+    let header: ActionLogHeader
+    do {
+      header = try ActionLogHeader.read(from: url)
+    } catch {
+      FileHandle.standardError.write(Data("demo replay: \(error)\n".utf8))
+      return 1
+    }
+    guard let feature = features.first(where: { $0.name == header.feature }) else {
+      let known = features.map(\.name).joined(separator: ", ")
+      FileHandle.standardError.write(
+        Data("demo replay: no replayer for feature \"\(header.feature)\" (known: \(known))\n".utf8))
+      return 1
+    }
+
+    let outcome = feature.replay(url, options)
+    if let error = outcome.error {
+      print("stopped after \(outcome.steps) step\(outcome.steps == 1 ? "" : "s")")
+      FileHandle.standardError.write(Data("demo replay: \(error)\n".utf8))
+      return 1
+    }
+    if outcome.divergence != nil {
+      print("done: \(outcome.steps) steps replayed; the replayed states diverge from the recording (see ✗ above)")
+      return verify ? 1 : 0
+    }
+    let verdict =
+      header.fingerprintAlgorithm == nil ? "the log has no fingerprints to verify" : "every state matches the recording"
+    print("done: \(outcome.steps) steps replayed; \(verdict)")
+    return 0
   }
 }

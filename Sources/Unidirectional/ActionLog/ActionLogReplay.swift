@@ -1,0 +1,147 @@
+import Foundation
+
+/// Replays an action log through a reducer, one step at a time, from the log's initial state — without running
+/// any effect — and checks every step against the recorded state fingerprints.
+///
+/// The workflow: record in production, change the reducer, replay to see what changed.
+///
+/// ```swift
+/// let replay = try ActionLogReplay(contentsOf: logURL, reducer: Counter())
+/// do {
+///   while let step = try replay.next() {
+///     print("step \(step.number): \(describe(step.action))")
+///   }
+/// } catch {
+///   print(error)                       // "line 7: corrupt or truncated line: …"; steps 1…5 were replayed
+/// }
+/// if let divergence = replay.firstDivergence { print(divergence) }
+/// ```
+///
+/// The file is streamed: memory does not grow with the log's length. The reducer runs with test dependencies
+/// (plus `prepareDependencies`), so a reducer that reads a dependency while reducing behaves the same on every
+/// replay — inject what it read when recording (e.g. `$0.uuid = .incrementing`) to reproduce the recorded
+/// states. Effects the reducer returns are dropped: the actions they fed back are in the log.
+public final class ActionLogReplay<R: Reducer> where R.State: Codable, R.Action: Decodable {
+  /// The log's header.
+  public let header: ActionLogHeader
+  /// The log's initial state.
+  public let initialState: R.State
+  /// The state after the last replayed step.
+  public private(set) var state: R.State
+  /// How many steps have been replayed.
+  public private(set) var stepCount = 0
+  /// The first step whose replayed state differs from the recorded one, once found.
+  public private(set) var firstDivergence: ActionLogDivergence<R.Action>?
+  /// Whether steps are checked against the recorded fingerprints.
+  public let verifiesFingerprints: Bool
+
+  private let reducer: R
+  private let reader: ActionLogLineReader
+  private let decoder = JSONDecoder()
+  private let scope: ReduceScope
+  /// Whether `firstDivergence` is set (a flag: testing the optional generic value costs a metadata lookup).
+  private var hasDiverged = false
+
+  /// Opens the log at `url` and reads its header.
+  ///
+  /// - Parameters:
+  ///   - reducer: The reducer to replay through; its `Action` must decode the logged actions.
+  ///   - verifyFingerprints: Whether to compute each replayed state's fingerprint and compare it with the
+  ///     recorded one (skip it to replay faster).
+  ///   - prepareDependencies: Overrides on top of test dependencies, for reducers that read dependencies.
+  public init(
+    contentsOf url: URL,
+    reducer: R,
+    verifyFingerprints: Bool = true,
+    withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in }
+  ) throws(ActionLogError) {
+    reader = try ActionLogLineReader(url: url)
+    guard let line = try reader.nextLine() else { throw .missingHeader }
+    let (header, initialState) = try ActionLogHeader.decode(
+      line.bytes, terminated: line.terminated, state: R.State.self)
+    self.header = header
+    self.initialState = initialState
+    self.state = initialState
+    self.reducer = reducer
+    self.verifiesFingerprints = verifyFingerprints
+    var dependencies = DependencyValues(context: .test)
+    prepareDependencies(&dependencies)
+    scope = ReduceScope(values: dependencies)
+    if verifyFingerprints, let recorded = header.initialFingerprint {
+      let replayed = try fingerprint(initialState, line: 1)
+      if replayed != recorded {
+        hasDiverged = true
+        firstDivergence = ActionLogDivergence(
+          number: 0, line: 1, action: nil, recordedFingerprint: recorded, replayedFingerprint: replayed,
+          stateDiff: nil)
+      }
+    }
+  }
+
+  /// Replays the next action; `nil` at the end of the log.
+  ///
+  /// A line that cannot be replayed throws an ``ActionLogError`` naming it; ``state`` and ``stepCount`` still
+  /// describe the steps before it.
+  public func next() throws(ActionLogError) -> ActionLogStep<R.State, R.Action>? {
+    guard let line = try reader.nextLine() else { return nil }
+    let entry: ActionLogLine<R.Action>
+    do {
+      entry = try decoder.decode(ActionLogLine<R.Action>.self, from: line.bytes)
+    } catch let failure as UnrecordedActionFailure {
+      throw .unrecordedAction(line: line.number, reason: failure.reason)
+    } catch let failure as ActionDecodingFailure {
+      throw .unknownAction(line: line.number, reason: "\(failure.reason) in \(ActionLogDecoding.excerpt(line.bytes))")
+    } catch {
+      let truncated = line.terminated ? "" : " (the file ends in the middle of this line)"
+      throw .corruptLine(line: line.number, reason: ActionLogDecoding.reason(error) + truncated)
+    }
+    let expected = UInt64(stepCount + 1)
+    guard entry.sequence == expected else {
+      throw .sequenceGap(line: line.number, expected: expected, found: entry.sequence)
+    }
+    let action = entry.action
+    var recorded: ActionLogFingerprint?
+    if let hex = entry.fingerprint {
+      guard let fingerprint = ActionLogFingerprint(hex: hex) else {
+        throw .corruptLine(line: line.number, reason: "fingerprint \"\(hex)\" is not 16 hex digits")
+      }
+      recorded = fingerprint
+    }
+
+    let before = state
+    var after = state
+    // Effects are dropped: what they fed back is on the following lines.
+    _ = ReduceScope.with(scope) { reducer.reduce(into: &after, action: action) }
+    state = after
+    stepCount += 1
+
+    var replayed: ActionLogFingerprint?
+    if verifiesFingerprints, recorded != nil {
+      replayed = try fingerprint(after, line: line.number)
+    }
+    let step = ActionLogStep(
+      number: stepCount, line: line.number, origin: entry.origin, time: Self.duration(seconds: entry.seconds),
+      action: action, stateBefore: before, state: after, recordedFingerprint: recorded,
+      replayedFingerprint: replayed)
+    if !hasDiverged, let recorded, let replayed, recorded != replayed {
+      hasDiverged = true
+      firstDivergence = ActionLogDivergence(
+        number: step.number, line: step.line, action: action, recordedFingerprint: recorded,
+        replayedFingerprint: replayed, stateDiff: step.stateDiff)
+    }
+    return step
+  }
+
+  private func fingerprint(_ state: R.State, line: Int) throws(ActionLogError) -> ActionLogFingerprint {
+    do {
+      return try ActionLogFingerprint(of: state)
+    } catch {
+      throw .encodingFailed(reason: "the replayed state after line \(line): \(ActionLogDecoding.reason(error))")
+    }
+  }
+
+  private static func duration(seconds: Double) -> Duration {
+    guard seconds.isFinite, abs(seconds) < 9e9 else { return .zero }
+    return .nanoseconds(Int64((seconds * 1e9).rounded()))
+  }
+}

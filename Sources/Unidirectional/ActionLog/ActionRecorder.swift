@@ -1,0 +1,124 @@
+import Foundation
+
+/// Records every action a store reduces to a file, in order — actions sent by the host and actions fed back by
+/// effects — for ``ActionLogReplay`` to replay later.
+///
+/// ```swift
+/// let recorder = try ActionRecorder(fileURL: URL(fileURLWithPath: "session.jsonl"))
+/// let store = Store(initialState: Counter.State(), recordingTo: recorder) {
+///   Counter()
+/// }
+/// store.send(.incrementTapped)
+/// …
+/// try await recorder.close()   // writes what is still buffered, then closes the file
+/// ```
+///
+/// The file is JSON Lines: a header naming the feature, the format version and the initial state, then one line
+/// per action with its sequence number, origin (`sent` / `received`), the time since recording started on the
+/// store's injected clock (seconds), the action (its `Codable` form, as canonical JSON: sorted keys, no
+/// whitespace) and the ``ActionLogFingerprint`` of the state after it:
+///
+/// ```
+/// {"format":"unidirectional-action-log","version":1,"feature":"Counter","fingerprints":"fnv1a64-structural",…}
+/// {"seq":1,"origin":"sent","time":0.25,"action":{"incrementTapped":{}},"fingerprint":"9f7c2e01a4b3d865"}
+/// ```
+///
+/// Recording stays off the send path's critical costs: each action is copied into an in-memory buffer under
+/// the store's existing lock; a dedicated thread encodes and writes it. Up to 64 Ki actions may wait for the
+/// writer; past that, sending waits for it rather than dropping actions. `flush()` and `close()` write
+/// everything reduced before they were called; releasing the store also writes what is left and closes the
+/// file. Secrets never reach the file: mark them with ``Redacted`` or ``ActionLogRedacting``.
+public final class ActionRecorder: Sendable {
+  /// The log file.
+  public let fileURL: URL
+
+  private let feature: String?
+  private let fingerprints: Bool
+  private let flushInterval: Duration
+  private let storage: LockIsolated<Storage>
+
+  private struct Storage {
+    var file: ActionLogFile?
+    var session: (any AnyRecordingSession)?
+  }
+
+  /// Creates (or truncates) the log file at `fileURL`, readable by its owner only.
+  ///
+  /// - Parameters:
+  ///   - feature: The name written in the log's header, which replay tools use to pick the reducer; the
+  ///     reducer's type name by default.
+  ///   - fingerprints: Whether each line carries the fingerprint of the state after its action (replay then
+  ///     finds the first step where a changed reducer diverges). Fingerprints keep a copy of the state per
+  ///     buffered action: with large collections in the state, the first mutation after each copy pays for
+  ///     copying them.
+  ///   - flushInterval: How long recorded actions may wait in memory before the writer collects them if no
+  ///     buffer fills first.
+  public init(
+    fileURL: URL, feature: String? = nil, fingerprints: Bool = true, flushInterval: Duration = .seconds(1)
+  ) throws(ActionLogError) {
+    self.fileURL = fileURL
+    self.feature = feature
+    self.fingerprints = fingerprints
+    self.flushInterval = flushInterval
+    storage = LockIsolated(Storage(file: try ActionLogFile(url: fileURL), session: nil))
+  }
+
+  /// Writes every action reduced before this call to the file.
+  public func flush() async throws(ActionLogError) {
+    guard let session = storage.withValue({ $0.session }) else { return }
+    try await session.flush()
+  }
+
+  /// Writes every action reduced before this call, then closes the file. Actions reduced afterwards are not
+  /// recorded (and reported as a runtime issue).
+  public func close() async throws(ActionLogError) {
+    let (session, file) = storage.withValue { storage in
+      defer { storage.file = nil }
+      return (storage.session, storage.file)
+    }
+    if let session {
+      try await session.close()
+    } else if let error = file?.close() {
+      throw error
+    }
+  }
+
+  /// The number of action lines written to the file so far.
+  public var writtenCount: Int {
+    storage.withValue { $0.session }?.writtenCount ?? 0
+  }
+
+  /// The feature name a recording of `reducer` gets when none is given: the reducer's type name without its
+  /// module (`TimerCounter`, `AppFeature.Child`).
+  public static func defaultFeatureName<R: Reducer>(for reducer: R.Type) -> String {
+    typeName(reducer)
+  }
+
+  /// Starts recording a store: writes the header and returns the session its `onReduce` hook appends to.
+  func attach<State: Encodable, Action: Encodable & Sendable>(
+    initialState: State, dependencies: DependencyValues, defaultFeature: String
+  ) throws(ActionLogError) -> RecordingSession<State, Action> {
+    let available = storage.withValue { storage -> ActionLogFile? in
+      guard storage.session == nil, let file = storage.file else { return nil }
+      storage.file = nil
+      return file
+    }
+    guard let file = available else { throw .alreadyRecording }
+    let stateBytes: [UInt8]
+    let fingerprint: ActionLogFingerprint?
+    do {
+      stateBytes = try CanonicalJSONEncoder.encode(initialState)
+      fingerprint = fingerprints ? try ActionLogFingerprint(of: initialState) : nil
+    } catch {
+      throw .encodingFailed(reason: "the initial state (\(typeName(State.self))): \(ActionLogDecoding.reason(error))")
+    }
+    let header = ActionLogFormat.header(
+      feature: feature ?? defaultFeature, initialState: stateBytes, fingerprint: fingerprint)
+    if let error = file.write(header) { throw error }
+    let session = RecordingSession<State, Action>(
+      file: file, clock: dependencies.clock, fingerprints: fingerprints, flushInterval: flushInterval,
+      issueReporter: dependencies.issueReporter)
+    storage.withValue { $0.session = session }
+    return session
+  }
+}

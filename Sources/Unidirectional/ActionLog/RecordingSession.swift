@@ -1,0 +1,436 @@
+import Foundation
+
+/// What ``ActionRecorder`` needs from a recording, whatever the store's `State` and `Action` types.
+protocol AnyRecordingSession: AnyObject, Sendable {
+  /// The writer thread's loop; returns when the recording is finished.
+  func runWriter()
+  func flush() async throws(ActionLogError)
+  func close() async throws(ActionLogError)
+  var writtenCount: Int { get }
+}
+
+/// The typed half of a recording: buffers what a store reduces and writes it on a dedicated thread.
+///
+/// Send path: the store calls ``append(_:origin:state:)`` with its lock held, so appends never overlap and
+/// arrive in processing order. An append copies the action (and the state, for fingerprints) into the current
+/// chunk with the clock's reading: no allocation, no lock of its own, no syscall. Only when a chunk fills
+/// (every ``chunkCapacity`` actions) or when an append starts a fresh one does it take the recording's mutex
+/// to hand the chunk over or to arm the writer.
+///
+/// Writer thread: encodes chunks to canonical JSON lines and writes them with `write(2)`. It collects the
+/// partial chunk under the store's lock (`StoreCore.withState`) every `flushInterval` while actions are pending,
+/// and callers of `flush`/`close` collect it the same way, so the last actions are never left behind.
+///
+/// Bound: at most ``maximumPending`` actions wait for the writer; beyond that an append waits for it
+/// (back-pressure) rather than dropping actions or growing without limit.
+final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: AnyRecordingSession, @unchecked Sendable {
+  /// Actions per chunk.
+  static var chunkCapacity: Int { 1024 }
+  /// Actions that may wait for the writer before appends wait.
+  static var maximumPending: Int { 64 * 1024 }
+
+  /// A chunk of recorded actions, in separate arrays so the send path touches no generic struct.
+  final class Chunk {
+    let actions: UnsafeMutablePointer<Action>
+    let states: UnsafeMutablePointer<State>?
+    let times: UnsafeMutablePointer<Int64>
+    let origins: UnsafeMutablePointer<ActionOrigin>
+    let capacity: Int
+    /// Entries filled; set when the chunk is handed to the writer.
+    var count = 0
+    var firstSequence: UInt64 = 0
+
+    var rawStates: UnsafeMutableRawPointer? {
+      guard let states else { return nil }
+      return UnsafeMutableRawPointer(states)
+    }
+
+    init(capacity: Int, withStates: Bool) {
+      self.capacity = capacity
+      actions = .allocate(capacity: capacity)
+      states = withStates ? .allocate(capacity: capacity) : nil
+      times = .allocate(capacity: capacity)
+      origins = .allocate(capacity: capacity)
+    }
+
+    /// Releases the recorded values, keeping the storage for reuse.
+    func clear() {
+      actions.deinitialize(count: count)
+      states?.deinitialize(count: count)
+      count = 0
+    }
+
+    deinit {
+      clear()
+      actions.deallocate()
+      states?.deallocate()
+      times.deallocate()
+      origins.deallocate()
+    }
+  }
+
+  /// The send path's view of the current chunk. Non-generic, behind a pointer: no metadata lookups, no
+  /// exclusivity checks. Touched only while the store holds its lock (or once the store is gone).
+  struct Producer {
+    var count = 0
+    /// `count` reaching it sends an append down the slow path: 0 for a fresh chunk (to arm the writer) and
+    /// after `close`, the chunk's capacity otherwise.
+    var limit = 0
+    var actions: UnsafeMutableRawPointer
+    var states: UnsafeMutableRawPointer?
+    var times: UnsafeMutablePointer<Int64>
+    var origins: UnsafeMutablePointer<ActionOrigin>
+    /// The sequence number of the current chunk's first action.
+    var nextSequence: UInt64 = 1
+    var isClosed = false
+    var dropped = 0
+  }
+
+  /// The store whose lock guards the producer; weak, because the store owns this session through its
+  /// `onReduce` hook.
+  weak var core: StoreCore<State, Action>?
+
+  private let producer: UnsafeMutablePointer<Producer>
+  private let time: RecordingTimeSource
+  private let withStates: Bool
+  private let file: ActionLogFile
+  private let flushInterval: Duration
+  private let issueReporter: IssueReporter
+
+  // Guarded by `signal`.
+  private let signal = RecordingSignal()
+  private var current: Chunk
+  private var queue: [Chunk] = []
+  private var spare: [Chunk] = []
+  private var pendingCount = 0
+  /// The producer may hold actions the writer has not collected.
+  private var armed = false
+  /// The writer is collecting the partial chunk and may be waiting for the store's lock.
+  private var collecting = false
+  private var producerGone = false
+  private var closeRequested = false
+  private var finished = false
+  private var written: UInt64 = 0
+  private var failure: ActionLogError?
+  private var flushWaiters: [(target: UInt64?, continuation: CheckedContinuation<Void, Never>)] = []
+
+  init(
+    file: ActionLogFile, clock: any Clock<Duration>, fingerprints: Bool, flushInterval: Duration,
+    issueReporter: IssueReporter
+  ) {
+    self.file = file
+    self.issueReporter = issueReporter
+    self.time = RecordingTimeSource(clock: clock)
+    self.withStates = fingerprints
+    self.flushInterval = flushInterval
+    let chunk = Chunk(capacity: Self.chunkCapacity, withStates: fingerprints)
+    current = chunk
+    producer = .allocate(capacity: 1)
+    producer.initialize(
+      to: Producer(
+        actions: UnsafeMutableRawPointer(chunk.actions), states: chunk.rawStates,
+        times: chunk.times, origins: chunk.origins))
+  }
+
+  deinit {
+    producer.deinitialize(count: 1)
+    producer.deallocate()
+  }
+
+  /// Starts the writer thread.
+  func start() {
+    // Through a non-generic existential: a closure capturing a generic `self` would capture its metatypes.
+    let writer: any AnyRecordingSession = self
+    let thread = Thread { writer.runWriter() }
+    thread.name = "Unidirectional.ActionRecorder"
+    thread.start()
+  }
+
+  // MARK: Send path
+
+  /// Records one reduced action. Called by the store with its lock held.
+  @inline(__always)
+  func append(_ action: Action, origin: ActionOrigin, state: borrowing State) {
+    let producer = self.producer
+    if producer.pointee.count >= producer.pointee.limit {
+      guard prepareChunk() else { return }
+    }
+    let index = producer.pointee.count
+    producer.pointee.actions.assumingMemoryBound(to: Action.self).advanced(by: index).initialize(to: action)
+    if let states = producer.pointee.states {
+      states.assumingMemoryBound(to: State.self).advanced(by: index).initialize(to: copy state)
+    }
+    producer.pointee.times[index] = time.now()
+    producer.pointee.origins[index] = origin
+    producer.pointee.count = index + 1
+  }
+
+  /// Hands a full chunk to the writer, or arms the writer for a fresh one. Returns `false` once closed.
+  @inline(never)
+  private func prepareChunk() -> Bool {
+    if producer.pointee.isClosed {
+      producer.pointee.dropped += 1
+      if producer.pointee.dropped == 1 {
+        issueReporter.report(
+          RuntimeIssue(
+            message: """
+              The store reduced an action after its ActionRecorder was closed: it is not in the log \
+              \(file.path). Close the recorder after you are done with the store.
+              """,
+            fileID: "Unidirectional/ActionRecorder", line: 0))
+      }
+      return false
+    }
+    signal.lock()
+    if producer.pointee.count > 0 {
+      queueCurrentChunk()
+      while pendingCount >= Self.maximumPending, !collecting, !finished {
+        signal.wait()
+      }
+    }
+    armed = true
+    signal.broadcast()
+    signal.unlock()
+    producer.pointee.limit = current.capacity
+    return true
+  }
+
+  /// Moves the producer's chunk to the writer's queue and gives the producer an empty one. Call with the
+  /// signal's mutex held and the producer excluded (store lock held, or the store gone).
+  private func queueCurrentChunk() {
+    let count = producer.pointee.count
+    guard count > 0 else { return }
+    current.count = count
+    current.firstSequence = producer.pointee.nextSequence
+    queue.append(current)
+    pendingCount += count
+    let chunk = spare.popLast() ?? Chunk(capacity: Self.chunkCapacity, withStates: withStates)
+    current = chunk
+    producer.pointee.nextSequence += UInt64(count)
+    producer.pointee.count = 0
+    producer.pointee.limit = 0
+    producer.pointee.actions = UnsafeMutableRawPointer(chunk.actions)
+    producer.pointee.states = chunk.rawStates
+    producer.pointee.times = chunk.times
+    producer.pointee.origins = chunk.origins
+  }
+
+  /// Queues the partial chunk; returns the last sequence number queued. Call with the producer excluded.
+  private func collectPartialChunk(closing: Bool) -> UInt64 {
+    signal.lock()
+    defer { signal.unlock() }
+    queueCurrentChunk()
+    armed = false
+    if closing {
+      producer.pointee.isClosed = true
+      producer.pointee.limit = 0
+    }
+    signal.broadcast()
+    return producer.pointee.nextSequence - 1
+  }
+
+  /// Called when the store releases its hook: no append can happen any more.
+  func producerDidFinish() {
+    signal.lock()
+    queueCurrentChunk()
+    armed = false
+    producerGone = true
+    signal.broadcast()
+    signal.unlock()
+  }
+
+  // MARK: Flush and close
+
+  var writtenCount: Int {
+    signal.lock()
+    defer { signal.unlock() }
+    return Int(written)
+  }
+
+  func flush() async throws(ActionLogError) {
+    let target = collectFromCaller(closing: false)
+    await waitUntilWritten(target)
+    if let error = currentFailure() { throw error }
+  }
+
+  func close() async throws(ActionLogError) {
+    _ = collectFromCaller(closing: true)
+    signal.lock()
+    closeRequested = true
+    signal.broadcast()
+    signal.unlock()
+    await waitUntilWritten(nil)
+    if let error = currentFailure() { throw error }
+  }
+
+  /// Collects the partial chunk under the store's lock; returns the last sequence queued, or `nil` when the
+  /// store is going away (its last actions are queued when it is gone).
+  private func collectFromCaller(closing: Bool) -> UInt64? {
+    guard let core else { return nil }
+    var target: UInt64 = 0
+    core.withState { _ in target = collectPartialChunk(closing: closing) }
+    return target
+  }
+
+  /// Waits until every action up to `target` is written; `nil`: until the writer has finished.
+  private func waitUntilWritten(_ target: UInt64?) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      signal.lock()
+      if finished || (target.map { written >= $0 } ?? false) {
+        signal.unlock()
+        continuation.resume()
+        return
+      }
+      flushWaiters.append((target, continuation))
+      signal.broadcast()
+      signal.unlock()
+    }
+  }
+
+  private func currentFailure() -> ActionLogError? {
+    signal.lock()
+    defer { signal.unlock() }
+    return failure
+  }
+
+  // MARK: Writer thread
+
+  func runWriter() {
+    signal.lock()
+    while true {
+      if !queue.isEmpty {
+        let batch = queue
+        queue.removeAll(keepingCapacity: true)
+        let failed = failure != nil
+        signal.unlock()
+        let error = failed ? nil : write(batch)
+        signal.lock()
+        if let error, failure == nil { failure = error }
+        for chunk in batch {
+          pendingCount -= chunk.count
+          written = chunk.firstSequence + UInt64(chunk.count) - 1
+          chunk.clear()
+          if spare.count < 8 { spare.append(chunk) }
+        }
+        resumeFlushWaiters()
+        signal.broadcast()
+        continue
+      }
+      if armed, producerGone {
+        queueCurrentChunk()
+        armed = false
+        continue
+      }
+      var timeout: Duration?
+      if armed {
+        let now = ContinuousClock.now
+        let deadline = collectDeadline ?? now.advanced(by: flushInterval)
+        if closeRequested || !flushWaiters.isEmpty || now >= deadline {
+          collectDeadline = nil
+          collectFromWriter()
+          continue
+        }
+        collectDeadline = deadline
+        timeout = now.duration(to: deadline)
+      }
+      if closeRequested || producerGone {
+        finish()
+        signal.unlock()
+        return
+      }
+      if let timeout {
+        signal.wait(timeout: timeout)
+      } else {
+        signal.wait()
+      }
+    }
+  }
+
+  /// When the writer collects the partial chunk if no chunk fills first: `flushInterval` after it saw the
+  /// producer start one.
+  private var collectDeadline: ContinuousClock.Instant?
+
+  /// Collects the partial chunk from the writer thread. Called with the signal's mutex held; releases it while
+  /// waiting for the store's lock (lock order: store, then signal — the same as the send path).
+  private func collectFromWriter() {
+    guard let core else {
+      // The store is being released: its hook goes next, and `producerDidFinish` queues the last actions.
+      if !producerGone { signal.wait() }
+      return
+    }
+    collecting = true
+    signal.unlock()
+    core.withState { _ in _ = collectPartialChunk(closing: false) }
+    signal.lock()
+    collecting = false
+  }
+
+  private func resumeFlushWaiters() {
+    var remaining: [(target: UInt64?, continuation: CheckedContinuation<Void, Never>)] = []
+    for waiter in flushWaiters {
+      if let target = waiter.target, written >= target {
+        waiter.continuation.resume()
+      } else {
+        remaining.append(waiter)
+      }
+    }
+    flushWaiters = remaining
+  }
+
+  /// Closes the file and releases every waiter. Called with the signal's mutex held.
+  private func finish() {
+    if let error = file.close(), failure == nil { failure = error }
+    finished = true
+    for waiter in flushWaiters { waiter.continuation.resume() }
+    flushWaiters = []
+    signal.broadcast()
+  }
+
+  /// Encodes and writes a batch of chunks; returns the first error.
+  private func write(_ batch: [Chunk]) -> ActionLogError? {
+    var output: [UInt8] = []
+    output.reserveCapacity(256 << 10)
+    var encodingError: ActionLogError?
+    var actionBytes: [UInt8] = []
+    for chunk in batch {
+      for index in 0..<chunk.count {
+        let sequence = chunk.firstSequence + UInt64(index)
+        let origin = chunk.origins[index]
+        let nanoseconds = chunk.times[index]
+        do {
+          actionBytes.removeAll(keepingCapacity: true)
+          try CanonicalJSONEncoder.encode(chunk.actions[index], appendingTo: &actionBytes)
+          var fingerprint: ActionLogFingerprint?
+          if let states = chunk.states { fingerprint = try ActionLogFingerprint(of: states[index]) }
+          ActionLogFormat.appendEntry(
+            sequence: sequence, origin: origin, nanoseconds: nanoseconds, action: actionBytes,
+            fingerprint: fingerprint, to: &output)
+        } catch {
+          let reason = ActionLogDecoding.reason(error)
+          ActionLogFormat.appendUnencodable(
+            sequence: sequence, origin: origin, nanoseconds: nanoseconds, reason: reason, to: &output)
+          if encodingError == nil {
+            // The type only, never the value: a value that failed to encode was not redacted either.
+            encodingError = .encodingFailed(reason: "action #\(sequence) (\(typeName(Action.self))): \(reason)")
+          }
+        }
+        if output.count >= 192 << 10 {
+          if let error = file.write(output) { return error }
+          output.removeAll(keepingCapacity: true)
+        }
+      }
+    }
+    if let error = file.write(output) { return error }
+    return encodingError
+  }
+}
+
+/// Keeps a recording's producer side alive exactly as long as the store's `onReduce` hook: when the store
+/// releases the hook, no more actions can come, and the writer flushes what is left.
+final class RecordingProducerHandle<State: Encodable, Action: Encodable & Sendable>: @unchecked Sendable {
+  let session: RecordingSession<State, Action>
+
+  init(session: RecordingSession<State, Action>) { self.session = session }
+
+  deinit { session.producerDidFinish() }
+}
