@@ -63,7 +63,7 @@ public struct CaptureSessionFeature: Reducer {
   /// let state = CaptureSessionFeature.State(configuration: configuration, session: .capturing)
   /// state.screen   // .capture(phase: .capturing, shotCount: 0, warning: nil)
   /// ```
-  public struct State: Equatable, Sendable {
+  public struct State: Equatable, Sendable, Codable {
     /// Where the session writes its shots.
     public var configuration: CaptureSessionConfiguration
     /// Where the session is in its lifecycle.
@@ -115,7 +115,7 @@ public struct CaptureSessionFeature: Reducer {
   /// store.send(.createModelTapped)   // on the completed screen
   /// store.send(.released)            // the capture view went away
   /// ```
-  public enum Action: Equatable, Sendable {
+  public enum Action: Equatable, Sendable, Codable {
     /// The capture view appeared: start the session and follow its events.
     case start
     /// The session reported an event.
@@ -138,7 +138,7 @@ public struct CaptureSessionFeature: Reducer {
     /// ```swift
     /// case let .capture(.delegate(.createModel(shots))): return reconstruct(shots)
     /// ```
-    public enum Delegate: Equatable, Sendable {
+    public enum Delegate: Equatable, Sendable, Codable {
       /// Make a model of these shots (the user tapped *Create 3D model*).
       case createModel([CaptureShot])
     }

@@ -25,7 +25,7 @@ public struct ScanFeature: Reducer {
   /// ```swift
   /// if case let .ready(model) = store.model { print(model.fileName) }
   /// ```
-  public enum ModelStatus: Hashable, Sendable {
+  public enum ModelStatus: Hashable, Sendable, Codable {
     /// No model asked for yet.
     case notStarted
     /// Being built.
@@ -128,8 +128,10 @@ public struct ScanFeature: Reducer {
     case capture(CaptureSessionFeature.Action)
     /// The model is further along.
     case reconstructionProgressed(ModelReconstructionProgress)
-    /// The model is built, or building it failed.
-    case reconstructionFinished(Result<ReconstructedModel, ModelReconstructionError>)
+    /// The model is built.
+    case reconstructionSucceeded(ReconstructedModel)
+    /// Building the model failed.
+    case reconstructionFailed(ModelReconstructionError)
     /// The user tapped *Try again* after a failed reconstruction.
     case retryReconstructionTapped
     /// The user cancelled the reconstruction.
@@ -163,7 +165,6 @@ public struct ScanFeature: Reducer {
   }
 
   @Dependency(\.modelReconstruction) var modelReconstruction
-  @Dependency(\.uuid) var uuid
 
   /// The feature.
   public init() {}
@@ -187,12 +188,14 @@ public struct ScanFeature: Reducer {
         state.model = .reconstructing(progress)
         return .none
 
-      case let .reconstructionFinished(result):
+      case let .reconstructionSucceeded(model):
         guard case .reconstructing = state.model else { return .none }
-        switch result {
-        case let .success(model): state.model = .ready(model)
-        case let .failure(error): state.model = .failed(error.description)
-        }
+        state.model = .ready(model)
+        return .none
+
+      case let .reconstructionFailed(error):
+        guard case .reconstructing = state.model else { return .none }
+        state.model = .failed(error.description)
         return .none
 
       case .retryReconstructionTapped:
@@ -231,19 +234,22 @@ public struct ScanFeature: Reducer {
   }
 
   /// Starts building a model of the state's shots into a new file in the working directory.
+  ///
+  /// The file is named in the effect (`model-<uuid>.usdz`, from the injected generator), so reducing stays free of
+  /// generated values and a replayed action log rebuilds the same states.
   private func reconstruct(_ state: inout State) -> Effect<Action> {
     state.model = .reconstructing(.starting)
-    let request = ModelReconstructionRequest(
-      shots: state.shots,
-      outputURL: state.workingDirectory.appendingPathComponent("model-\(uuid().uuidString.lowercased()).usdz"))
-    let modelReconstruction = modelReconstruction
+    let (shots, folder, modelReconstruction) = (state.shots, state.workingDirectory, modelReconstruction)
     return .run { send in
+      @Dependency(\.uuid) var uuid
+      let request = ModelReconstructionRequest(
+        shots: shots, outputURL: folder.appendingPathComponent("model-\(uuid().uuidString.lowercased()).usdz"))
       let model = try await modelReconstruction.reconstruct(request) { progress in
         send(.reconstructionProgressed(progress))
       }
-      send(.reconstructionFinished(.success(model)))
+      send(.reconstructionSucceeded(model))
     } catch: { error, send in
-      send(.reconstructionFinished(.failure(ModelReconstructionError(error))))
+      send(.reconstructionFailed(ModelReconstructionError(error)))
     }
     .cancellable(id: CancelID.reconstruction, cancelInFlight: true)
   }

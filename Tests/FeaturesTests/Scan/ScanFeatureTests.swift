@@ -74,7 +74,7 @@ final class ScanFeatureTests: XCTestCase {
       $0.model = .reconstructing(ModelReconstructionProgress(completedSteps: 2, totalSteps: 2))
     }
     let model = ScanFixtures.model(for: ModelReconstructionRequest(shots: shots, outputURL: ScanFixtures.firstModelURL))
-    await store.receive(.reconstructionFinished(.success(model))) { $0.model = .ready(model) }
+    await store.receive(.reconstructionSucceeded(model)) { $0.model = .ready(model) }
     XCTAssertEqual(store.state.screen, .preview(model: model, upload: .idle, uploadedID: nil))
 
     // Upload it, with the image upload's status feedback.
@@ -126,8 +126,7 @@ final class ScanFeatureTests: XCTestCase {
       $0.model = .reconstructing(.starting)
     }
     await store.receive(
-      .reconstructionFinished(
-        .failure(.unreadableShot(path: "/scan/images/shot-002.png", reason: "the file is empty")))
+      .reconstructionFailed(.unreadableShot(path: "/scan/images/shot-002.png", reason: "the file is empty"))
     ) {
       $0.model = .failed("Cannot read the shot shot-002.png: the file is empty.")
     }
@@ -138,7 +137,7 @@ final class ScanFeatureTests: XCTestCase {
     await store.send(.retryReconstructionTapped) { $0.model = .reconstructing(.starting) }
     let model = ScanFixtures.model(
       for: ModelReconstructionRequest(shots: shots, outputURL: ScanFixtures.secondModelURL))
-    await store.receive(.reconstructionFinished(.success(model))) { $0.model = .ready(model) }
+    await store.receive(.reconstructionSucceeded(model)) { $0.model = .ready(model) }
     XCTAssertEqual(attempts.values.map(\.outputURL), [ScanFixtures.firstModelURL, ScanFixtures.secondModelURL])
     await store.send(.retryReconstructionTapped)  // only after a failure
     await store.finish()
