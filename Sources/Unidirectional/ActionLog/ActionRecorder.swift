@@ -35,6 +35,7 @@ public final class ActionRecorder: Sendable {
   private let feature: String?
   private let fingerprints: Bool
   private let flushInterval: Duration
+  private let maximumPending: Int
   private let storage: LockIsolated<Storage>
 
   private struct Storage {
@@ -53,10 +54,20 @@ public final class ActionRecorder: Sendable {
   ///     copying them.
   ///   - flushInterval: How long recorded actions may wait in memory before the writer collects them if no
   ///     buffer fills first.
-  public init(
+  public convenience init(
     fileURL: URL, feature: String? = nil, fingerprints: Bool = true, flushInterval: Duration = .seconds(1)
   ) throws(ActionLogError) {
+    try self.init(
+      fileURL: fileURL, feature: feature, fingerprints: fingerprints, flushInterval: flushInterval,
+      maximumPending: RecordingSession<Int, Int>.defaultMaximumPending)
+  }
+
+  /// A recorder whose sender waits for the writer once `maximumPending` actions are buffered.
+  init(
+    fileURL: URL, feature: String?, fingerprints: Bool, flushInterval: Duration, maximumPending: Int
+  ) throws(ActionLogError) {
     self.fileURL = fileURL
+    self.maximumPending = maximumPending
     self.feature = feature
     self.fingerprints = fingerprints
     self.flushInterval = flushInterval
@@ -88,6 +99,11 @@ public final class ActionRecorder: Sendable {
     storage.withValue { $0.session }?.writtenCount ?? 0
   }
 
+  /// How often a send waited for the writer because the buffer was full.
+  var backPressureWaitCount: Int {
+    storage.withValue { $0.session }?.backPressureWaitCount ?? 0
+  }
+
   /// The feature name a recording of `reducer` gets when none is given: the reducer's type name without its
   /// module (`TimerCounter`, `AppFeature.Child`).
   public static func defaultFeatureName<R: Reducer>(for reducer: R.Type) -> String {
@@ -117,7 +133,7 @@ public final class ActionRecorder: Sendable {
     if let error = file.write(header) { throw error }
     let session = RecordingSession<State, Action>(
       file: file, clock: dependencies.clock, fingerprints: fingerprints, flushInterval: flushInterval,
-      issueReporter: dependencies.issueReporter)
+      issueReporter: dependencies.issueReporter, maximumPending: maximumPending)
     storage.withValue { $0.session = session }
     return session
   }

@@ -7,6 +7,7 @@ protocol AnyRecordingSession: AnyObject, Sendable {
   func flush() async throws(ActionLogError)
   func close() async throws(ActionLogError)
   var writtenCount: Int { get }
+  var backPressureWaitCount: Int { get }
 }
 
 /// The typed half of a recording: buffers what a store reduces and writes it on a dedicated thread.
@@ -21,13 +22,13 @@ protocol AnyRecordingSession: AnyObject, Sendable {
 /// partial chunk under the store's lock (`StoreCore.withState`) every `flushInterval` while actions are pending,
 /// and callers of `flush`/`close` collect it the same way, so the last actions are never left behind.
 ///
-/// Bound: at most ``maximumPending`` actions wait for the writer; beyond that an append waits for it
-/// (back-pressure) rather than dropping actions or growing without limit.
+/// Bound: at most `maximumPending` actions (64 Ki by default) wait for the writer; beyond that an append waits
+/// for it (back-pressure) rather than dropping actions or growing without limit.
 final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: AnyRecordingSession, @unchecked Sendable {
   /// Actions per chunk.
   static var chunkCapacity: Int { 1024 }
-  /// Actions that may wait for the writer before appends wait.
-  static var maximumPending: Int { 64 * 1024 }
+  /// Actions that may wait for the writer before appends wait, by default.
+  static var defaultMaximumPending: Int { 64 * 1024 }
 
   /// A chunk of recorded actions, in separate arrays so the send path touches no generic struct.
   final class Chunk {
@@ -96,6 +97,7 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
   private let file: ActionLogFile
   private let flushInterval: Duration
   private let issueReporter: IssueReporter
+  private let maximumPending: Int
 
   // Guarded by `signal`.
   private let signal = RecordingSignal()
@@ -112,13 +114,16 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
   private var finished = false
   private var written: UInt64 = 0
   private var failure: ActionLogError?
+  /// How often an append waited for the writer (for tests).
+  private var backPressureWaits = 0
   private var flushWaiters: [(target: UInt64?, continuation: CheckedContinuation<Void, Never>)] = []
 
   init(
     file: ActionLogFile, clock: any Clock<Duration>, fingerprints: Bool, flushInterval: Duration,
-    issueReporter: IssueReporter
+    issueReporter: IssueReporter, maximumPending: Int
   ) {
     self.file = file
+    self.maximumPending = maximumPending
     self.issueReporter = issueReporter
     self.time = RecordingTimeSource(clock: clock)
     self.withStates = fingerprints
@@ -184,7 +189,8 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
     signal.lock()
     if producer.pointee.count > 0 {
       queueCurrentChunk()
-      while pendingCount >= Self.maximumPending, !collecting, !finished {
+      while pendingCount >= maximumPending, !collecting, !finished {
+        backPressureWaits += 1
         signal.wait()
       }
     }
@@ -245,6 +251,12 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
     signal.lock()
     defer { signal.unlock() }
     return Int(written)
+  }
+
+  var backPressureWaitCount: Int {
+    signal.lock()
+    defer { signal.unlock() }
+    return backPressureWaits
   }
 
   func flush() async throws(ActionLogError) {

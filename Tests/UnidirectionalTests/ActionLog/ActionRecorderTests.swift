@@ -1,6 +1,7 @@
 import Foundation
-import Unidirectional
 import XCTest
+
+@testable import Unidirectional
 
 final class ActionRecorderTests: XCTestCase {
   func testRecordsHeaderAndEveryReducedActionInOrder() async throws {
@@ -116,6 +117,29 @@ final class ActionRecorderTests: XCTestCase {
       (0..<5_000).map { $0.isMultiple(of: 2) ? nil : "\($0)" })
     let last = LoggedCounter.State(count: 2_500, label: "4999")
     XCTAssertEqual(entries.last?["fingerprint"] as? String, try ActionLogFingerprint(of: last).description)
+  }
+
+  func testASenderFasterThanTheWriterWaitsForItInsteadOfDroppingActions() async throws {
+    let folder = try ScratchFolder(self)
+    let url = folder.file("session.jsonl")
+    // Far more actions than may wait for the writer, and a flush interval short enough that the writer also
+    // collects partial buffers under the store's lock while the sender is waiting for room.
+    let recorder = try ActionRecorder(
+      fileURL: url, feature: nil, fingerprints: true, flushInterval: .milliseconds(1), maximumPending: 2_048)
+    let store = Store(initialState: LoggedCounter.State(), recordingTo: recorder) {
+      LoggedCounter()
+    } withDependencies: {
+      $0.clock = ImmediateClock()
+    }
+    let count = 20_000
+    for _ in 0..<count { store.send(.increment) }
+    XCTAssertGreaterThan(recorder.backPressureWaitCount, 0)
+    try await recorder.close()
+    XCTAssertEqual(store.count, count)
+    XCTAssertEqual(recorder.writtenCount, count)
+    let lines = try lines(of: url)
+    XCTAssertEqual(lines.count, count + 1)
+    XCTAssertTrue(lines[count].hasPrefix(#"{"seq":\#(count),"origin":"sent","#), lines[count])
   }
 
   func testConcurrentSendersAreRecordedInTheOrderTheStoreReducedThem() async throws {
