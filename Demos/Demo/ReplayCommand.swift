@@ -1,3 +1,4 @@
+import Features
 import Foundation
 import Unidirectional
 
@@ -15,7 +16,8 @@ struct ReplayCommand: DemoCommand {
   /// The features whose logs can be replayed, by the feature name in a log's header. Register new ones here.
   static var features: [ReplayableFeature] {
     [
-      ReplayableFeature(TimerCounter(interval: .zero))
+      ReplayableFeature(TimerCounter(interval: .zero)),
+      ReplayableFeature(ScanFeature()),
     ]
   }
 

@@ -62,12 +62,28 @@ struct ScanCommand: DemoCommand {
     }
 
     let shots: CaptureShotSource = options.shotFolder.map { .folder($0) } ?? .rendered
-    let store = Store(initialState: ScanFeature.State(workingDirectory: folder)) {
-      ScanFeature()
-    } withDependencies: {
+    let prepareDependencies: (inout DependencyValues) -> Void = {
       $0.context = .preview
       $0.captureSession = .simulator(script: options.script, shots: shots)
       if let upload = options.upload { $0.imageUploadClient = .multipart(upload) }
+    }
+    let initialState = ScanFeature.State(workingDirectory: folder)
+    let store: Store<ScanFeature.State, ScanFeature.Action>
+    var recorder: ActionRecorder?
+    if let recordURL = options.recordURL {
+      do {
+        recorder = try ActionRecorder(fileURL: recordURL)
+      } catch {
+        FileHandle.standardError.write(Data("demo scan: cannot record to \(recordURL.path): \(error)\n".utf8))
+        return 1
+      }
+    }
+    if let recorder {
+      store = Store(
+        initialState: initialState, recordingTo: recorder, reducer: { ScanFeature() },
+        withDependencies: prepareDependencies)
+    } else {
+      store = Store(initialState: initialState, reducer: { ScanFeature() }, withDependencies: prepareDependencies)
     }
     console.line("scan: working in \(folder.path)")
     let shotText = options.shotFolder.map { "shots from \($0.path)" } ?? "drawn shots"
@@ -93,6 +109,7 @@ struct ScanCommand: DemoCommand {
         left == 0
           ? "interrupted: \(cancelled); no effect is left running"
           : "interrupted: \(cancelled); \(left) still winding down")
+      _ = await close(recorder, console: console)
       return 130
     }
     store.send(.onDisappear)  // the host leaves the screen: the pending status clear is cancelled too
@@ -100,13 +117,32 @@ struct ScanCommand: DemoCommand {
     switch outcome {
     case .uploaded:
       console.line("done: model uploaded; every effect finished or cancelled")
-      return 0
     case .failed:
       console.line("done: the scan did not finish (see above)")
-      return 1
     case .interrupted:
-      return 130
+      break
     }
+    guard await close(recorder, console: console) else { return 1 }
+    switch outcome {
+    case .uploaded: return 0
+    case .failed: return 1
+    case .interrupted: return 130
+    }
+  }
+
+  /// Writes the rest of the action log and closes it; false (with a message) if that failed.
+  static func close(_ recorder: ActionRecorder?, console: Console) async -> Bool {
+    guard let recorder else { return true }
+    do {
+      try await recorder.close()
+    } catch {
+      FileHandle.standardError.write(Data("demo scan: the action log is incomplete: \(error)\n".utf8))
+      return false
+    }
+    console.line(
+      "recorded \(recorder.writtenCount) actions to \(recorder.fileURL.path) (replay: demo replay \(recorder.fileURL.path))"
+    )
+    return true
   }
 
   /// Plays the user: starts the capture, taps *Create 3D model* and *Upload* when they are offered, and returns

@@ -15,7 +15,7 @@ import Foundation
 ///   print(error)   // "The storage server refused the upload (HTTP 403, SignatureDoesNotMatch): …"
 /// }
 /// ```
-public enum ImageUploadError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum ImageUploadError: Error, Hashable, Sendable, Codable, CustomStringConvertible {
   /// More images were picked than the feature allows.
   case tooManyItems(count: Int, maximum: Int)
   /// A picked file could not be read (missing, unreadable, a directory, empty).

@@ -26,7 +26,7 @@ public struct ImageUploadFeature: Reducer {
   /// ```swift
   /// ImageUploadFeature.Status.success(ids).text   // "✓ Upload complete!"
   /// ```
-  public enum Status: Hashable, Sendable {
+  public enum Status: Hashable, Sendable, Codable {
     /// Nothing happening.
     case idle
     /// Loading and uploading, with the bytes sent so far.
@@ -56,7 +56,7 @@ public struct ImageUploadFeature: Reducer {
   /// state.isLoading    // false
   /// state.statusText   // ""
   /// ```
-  public struct State: Equatable, Sendable {
+  public struct State: Equatable, Sendable, Codable {
     /// The most images one pick may hold (10 by default).
     public var maxCount: Int
     /// What the images are for; decides where the server files them.
@@ -118,7 +118,7 @@ public struct ImageUploadFeature: Reducer {
     /// case let .upload(.delegate(.uploadCompleted(ids))):
     ///   state.mediaIDs += ids
     /// ```
-    public enum Delegate: Equatable, Sendable {
+    public enum Delegate: Equatable, Sendable, Codable {
       /// Every image was uploaded; the media ids in pick order.
       case uploadCompleted([MediaID])
       /// The upload failed.

@@ -8,7 +8,7 @@ import Foundation
 /// let images = try await imageLoader.load([PickedImage(fileURL: url)])
 /// images[0].contentType   // "image/jpeg"
 /// ```
-public struct LoadedImage: Hashable, Sendable {
+public struct LoadedImage: Hashable, Sendable, Codable {
   /// Where the bytes are.
   public var fileURL: URL
   /// The MIME type of the bytes, e.g. `image/png`.

@@ -6,7 +6,7 @@ import Foundation
 /// ```swift
 /// store.send(.itemsPicked([PickedImage(fileURL: URL(fileURLWithPath: "/photos/cat.jpg"))]))
 /// ```
-public struct PickedImage: Hashable, Sendable {
+public struct PickedImage: Hashable, Sendable, Codable {
   /// Where the image's bytes are.
   public var fileURL: URL
 

@@ -7,7 +7,7 @@ import Foundation
 /// let item = UploadItem(LoadedImage(fileURL: url, contentType: "image/png", byteCount: 1_024))
 /// item.fileExtension   // "png"
 /// ```
-public struct UploadItem: Hashable, Sendable {
+public struct UploadItem: Hashable, Sendable, Codable {
   /// Where the bytes are; uploads stream them from this file.
   public var fileURL: URL
   /// The MIME type sent (and signed) with the bytes.

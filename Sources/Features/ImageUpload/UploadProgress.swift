@@ -5,7 +5,7 @@
 /// progress.fractionCompleted   // 0.25
 /// progress.percent             // 25
 /// ```
-public struct UploadProgress: Hashable, Sendable, CustomStringConvertible {
+public struct UploadProgress: Hashable, Sendable, Codable, CustomStringConvertible {
   /// Bytes sent so far, over all items.
   public var completedBytes: Int64
   /// Bytes to send in total, over all items.

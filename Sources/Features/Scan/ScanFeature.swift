@@ -62,7 +62,7 @@ public struct ScanFeature: Reducer {
   /// let state = ScanFeature.State(workingDirectory: URL(fileURLWithPath: "/tmp/scan-1", isDirectory: true))
   /// state.screen   // .capture(.capture(phase: .initializing, shotCount: 0, warning: nil))
   /// ```
-  public struct State: Equatable, Sendable {
+  public struct State: Equatable, Sendable, Codable {
     /// Where shots (`images/`) and models go.
     public var workingDirectory: URL
     /// The capture session, until the user asks for a model.
@@ -123,7 +123,7 @@ public struct ScanFeature: Reducer {
   /// store.send(.uploadTapped)
   /// store.send(.onDisappear)   // cancels whatever is in flight
   /// ```
-  public enum Action: Equatable, Sendable {
+  public enum Action: Equatable, Sendable, Codable {
     /// An action of the capture session.
     case capture(CaptureSessionFeature.Action)
     /// The model is further along.

@@ -93,7 +93,8 @@ final class DemoScanCommandTests: XCTestCase {
     try Data("20ms ready\n20ms detecting\n20ms capturing\n20ms shot\n60s shot\n20ms finishing\n20ms completed\n".utf8)
       .write(to: script)
     let out = folder.appendingPathComponent("out")
-    let demo = try DemoProcess(["--script", script.path, "--out", out.path], in: folder)
+    let log = folder.appendingPathComponent("interrupted.jsonl")
+    let demo = try DemoProcess(["--script", script.path, "--out", out.path, "--record", log.path], in: folder)
     XCTAssertTrue(demo.waitForOutput(containing: "capture: shot 1:", timeout: 30), "the capture never started")
     let interruptedAt = Date()
     demo.interrupt()
@@ -107,6 +108,12 @@ final class DemoScanCommandTests: XCTestCase {
     XCTAssertFalse(result.output.contains("done:"), result.output)
     let images = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("images").path)
     XCTAssertEqual(images, ["shot-001.png"])
+
+    // The log of the interrupted run is complete up to the interruption and replays.
+    XCTAssertTrue(result.lines.contains { $0.hasPrefix("recorded ") && $0.contains(log.path) }, result.output)
+    let replay = try DemoProcess.run(["replay", log.path, "--verify", "--quiet"], in: folder)
+    XCTAssertEqual(replay.status, 0, replay.output + replay.errors)
+    XCTAssertTrue(replay.output.contains("every state matches the recording"), replay.output)
   }
 
   /// Ctrl-C during the default run, wherever it lands: exit 130 and no effect left running.
@@ -121,6 +128,28 @@ final class DemoScanCommandTests: XCTestCase {
         of: #"\ninterrupted: cancelled [0-9]+ running effects?; no effect is left running\n$"#,
         options: .regularExpression),
       result.output)
+  }
+
+  /// `--record FILE` writes the run's action log; `demo replay FILE --verify` rebuilds every recorded state.
+  func testARecordedRunReplaysToTheSameStates() throws {
+    let log = folder.appendingPathComponent("scan.jsonl")
+    let result = try DemoProcess.run(
+      ["--record", log.path, "--out", folder.appendingPathComponent("o").path], in: folder)
+    XCTAssertEqual(result.status, 0, result.output + result.errors)
+    let recorded = try XCTUnwrap(
+      result.lines.first { $0.hasPrefix("recorded ") && $0.contains(" actions to \(log.path)") }, result.output)
+    let count = try XCTUnwrap(Int(recorded.split(separator: " ")[1]))
+    XCTAssertGreaterThan(count, 30)
+    let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
+    XCTAssertEqual(lines.count, count + 1, "a header, then one line per action")
+    XCTAssertTrue(lines[0].contains(#""feature":"ScanFeature""#), String(lines[0]))
+
+    let replay = try DemoProcess.run(["replay", log.path, "--verify"], in: folder)
+    XCTAssertEqual(replay.status, 0, replay.output + replay.errors)
+    XCTAssertTrue(replay.output.contains("ScanFeature.Action.capture(CaptureSessionFeature.Action.createModelTapped)"))
+    XCTAssertTrue(replay.output.contains("ScanFeature.Action.uploadTapped"), replay.output)
+    XCTAssertTrue(
+      replay.lines.contains("done: \(count) steps replayed; every state matches the recording"), replay.output)
   }
 
   func testAFolderOfImagesBecomesTheShots() throws {

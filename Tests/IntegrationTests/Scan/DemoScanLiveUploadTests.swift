@@ -30,13 +30,17 @@ final class DemoScanLiveUploadTests: XCTestCase {
   func testTheModelIsUploadedToTheBackendByteForByte() throws {
     let stack = try Self.backend.stack()
     let out = folder.appendingPathComponent("out")
+    let log = folder.appendingPathComponent("live.jsonl")
     let result = try DemoProcess.run(
-      ["--api", stack.apiURL.absoluteString, "--out", out.path], in: folder,
+      ["--api", stack.apiURL.absoluteString, "--out", out.path, "--record", log.path], in: folder,
       environment: ["UNIDIRECTIONAL_API_TOKEN": stack.token])
     XCTAssertEqual(result.status, 0, result.output + result.errors)
     XCTAssertTrue(
       result.output.contains("upload to \(stack.apiURL.absoluteString)/upload-model"), result.output)
     XCTAssertFalse((result.output + result.errors).contains(stack.token), "the token is never printed")
+    let logText = try String(contentsOf: log, encoding: .utf8)
+    XCTAssertTrue(logText.contains("uploadCompleted"), "the log has the upload")
+    XCTAssertFalse(logText.contains(stack.token), "the token never reaches the action log")
 
     let line = try XCTUnwrap(result.lines.first { $0.hasPrefix("upload: ✓ Upload complete! (id ") }, result.output)
     let fileID = String(line.dropFirst("upload: ✓ Upload complete! (id ".count).dropLast())
