@@ -22,6 +22,7 @@ public struct ActionLogDivergence<Action>: CustomStringConvertible {
   /// What the action does to the state when replayed now (`nil` if nothing, or for the initial state).
   public let stateDiff: String?
 
+  /// The step, the action, both fingerprints and what the action now does to the state.
   public var description: String {
     let fingerprints =
       "(fingerprint recorded \(recordedFingerprint), replayed \(replayedFingerprint))"

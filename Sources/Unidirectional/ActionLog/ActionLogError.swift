@@ -36,6 +36,7 @@ public enum ActionLogError: Error, Equatable, Sendable, CustomStringConvertible 
   /// The recorder is already recording another store.
   case alreadyRecording
 
+  /// What went wrong, starting with `line N:` when it is about a line.
   public var description: String {
     switch self {
     case let .cannotOpen(path, reason): "cannot open action log \(path): \(reason)"
