@@ -310,6 +310,29 @@ final class ScanFeatureTests: XCTestCase {
     await store.finish()
   }
 
+  func testTheUnimplementedReconstructionFailsTheTest() async {
+    let failures = TestFailures()
+    let store = TestStore(
+      initialState: ScanFixtures.completedCapture(),
+      reducer: { ScanFeature() },
+      withDependencies: { $0.uuid = .incrementing },
+      reporter: failures.reporter)
+    await store.send(.capture(.createModelTapped))
+    await store.receive(.capture(.delegate(.createModel(shots)))) {
+      $0.capture = nil
+      $0.shots = self.shots
+      $0.model = .reconstructing(.starting)
+    }
+    let error = ModelReconstructionError.notConfigured(
+      "ModelReconstructionClient.reconstruct is unimplemented in tests")
+    await store.receive(.reconstructionFailed(error)) { $0.model = .failed(error.description) }
+    await store.finish()
+    XCTAssertEqual(failures.messages.count, 1, "\(failures.messages)")
+    XCTAssertTrue(
+      failures.messages.first?.contains("ModelReconstructionClient.reconstruct is unimplemented") ?? false,
+      "\(failures.messages)")
+  }
+
   func testTheScreenIsDerivedFromTheState() {
     let model = ScanFixtures.model(for: ModelReconstructionRequest(shots: shots, outputURL: ScanFixtures.firstModelURL))
     var state = ScanFeature.State(workingDirectory: ScanFixtures.folder, capture: nil)
