@@ -344,6 +344,8 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
         }
         collectDeadline = deadline
         timeout = now.duration(to: deadline)
+      } else {
+        collectDeadline = nil
       }
       if closeRequested || producerGone {
         finish()
