@@ -208,12 +208,12 @@ enum CoreBenchmarks {
   nonisolated static func testClockRelease(sleepers: Int) async -> Double {
     let clock = TestClock()
     let runtime = TestRuntime()
-    let woken = Counter()
+    let woken = LockIsolated(0)
     for index in 0..<sleepers {
       Task(executorPreference: runtime) {
         await TestRuntime.$current.withValue(runtime) {
           try? await clock.sleep(for: .milliseconds(index + 1))
-          woken.increment()
+          woken.withLock { $0 += 1 }
         }
       }
     }
@@ -227,11 +227,5 @@ enum CoreBenchmarks {
   }
 }
 
-final class Counter: @unchecked Sendable {
-  private let lock = NSLock()
-  private var count = 0
-  func increment() { lock.lock(); count += 1; lock.unlock() }
-  var value: Int { lock.lock(); defer { lock.unlock() }; return count }
-}
 
 import Foundation

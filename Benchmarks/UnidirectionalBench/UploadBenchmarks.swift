@@ -34,7 +34,7 @@ enum UploadBenchmarks {
     let item = UploadItem(fileURL: file, contentType: "image/jpeg", byteCount: Int64(fileSize))
     // The same key every round, so moto replaces the object instead of piling up 200 MB copies.
     let uuid = UUIDGenerator.constant(UUID(sequenceNumber: 200))
-    let progressReports = ProgressCounter()
+    let progressReports = LockIsolated(0)
     var withProgress: [Double] = []
     var withoutProgress: [Double] = []
     var boto3: [Double] = []
@@ -45,7 +45,7 @@ enum UploadBenchmarks {
       // What ImageUploadFeature does: progress through a URLSession task delegate.
       _ = resetPeakMemory()
       var start = DispatchTime.now().uptimeNanoseconds
-      _ = try await uploader.upload([item], mediaType: .archive, uuid: uuid) { _ in progressReports.increment() }
+      _ = try await uploader.upload([item], mediaType: .archive, uuid: uuid) { _ in progressReports.withLock { $0 += 1 } }
       withProgress.append(Double(DispatchTime.now().uptimeNanoseconds - start))
       peak = max(peak, memory("VmHWM") ?? 0)
 
@@ -191,13 +191,6 @@ enum UploadBenchmarks {
   }
 }
 
-/// Counts progress reports from URLSession's delegate queue.
-private final class ProgressCounter: @unchecked Sendable {
-  private let lock = NSLock()
-  private var count = 0
-  func increment() { lock.withLock { count += 1 } }
-  var value: Int { lock.withLock { count } }
-}
 
 /// `run_stack.py` for the benchmark: started with its stdin on a pipe, stopped by closing it.
 private final class BenchStack {
@@ -243,7 +236,7 @@ private final class BenchStack {
     process.standardError = FileHandle(forWritingAtPath: "/dev/null")
     try process.run()
     let ready = DispatchSemaphore(value: 0)
-    let line = LineBox()
+    let line = LockIsolated<String?>(nil)
     Thread {
       var buffer = Data()
       while buffer.count < 65_536 {
@@ -251,7 +244,7 @@ private final class BenchStack {
         if chunk.isEmpty { break }
         buffer.append(chunk)
         if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-          line.set(String(decoding: buffer[..<newline], as: UTF8.self))
+          line.setValue(String(decoding: buffer[..<newline], as: UTF8.self))
           break
         }
       }
@@ -281,10 +274,4 @@ private final class BenchStack {
     if process.isRunning { process.terminate() }
   }
 
-  private final class LineBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var line: String?
-    func set(_ value: String) { lock.withLock { line = value } }
-    var value: String? { lock.withLock { line } }
-  }
 }

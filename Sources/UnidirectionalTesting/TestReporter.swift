@@ -60,7 +60,7 @@ public struct TestReporter: Sendable {
 /// let store = TestStore(initialState: State(), reporter: failures.reporter) { Feature() }
 /// ```
 public final class TestFailures: Sendable {
-  private let storage = Mutex<[TestFailure]>([])
+  private let storage = LockIsolated<[TestFailure]>([])
 
   /// An empty collection.
   public init() {}
@@ -82,19 +82,5 @@ public final class TestFailures: Sendable {
       defer { failures.removeAll() }
       return failures
     }
-  }
-}
-
-/// A value behind an `NSLock` (the Synchronization module is not one of the toolchain modules this package uses).
-final class Mutex<Value>: @unchecked Sendable {
-  private var value: Value
-  private let lock = NSLock()
-
-  init(_ value: Value) { self.value = value }
-
-  func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-    lock.lock()
-    defer { lock.unlock() }
-    return try body(&value)
   }
 }

@@ -432,7 +432,7 @@ struct Step<State, Action>: @unchecked Sendable {
 /// Every action the store reduced, in order, and how many of them the test has asserted. Written by the store
 /// (possibly from an effect's thread), read by the test.
 final class Journal<State, Action>: @unchecked Sendable {
-  private let storage = Mutex<(steps: [Step<State, Action>], asserted: Int)>(([], 0))
+  private let storage = LockIsolated<(steps: [Step<State, Action>], asserted: Int)>(([], 0))
   /// Where the test is now, for runtime issues raised by effects.
   let location = CurrentLocation()
 
@@ -476,7 +476,7 @@ final class Journal<State, Action>: @unchecked Sendable {
 
 /// The `TestStore` call in progress, if any.
 final class CurrentLocation: Sendable {
-  private let storage = Mutex<Location?>(nil)
+  private let storage = LockIsolated<Location?>(nil)
 
   func set(_ location: Location?) { storage.withLock { $0 = location } }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Unidirectional
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -69,7 +70,7 @@ public struct MultipartUploader: Sendable {
     request.setValue("application/json", forHTTPHeaderField: "Accept")
     request.setValue(configuration.token.authorizationHeader, forHTTPHeaderField: "Authorization")
 
-    let isOpen = UploadMutex(true)
+    let isOpen = LockIsolated(true)
     defer { isOpen.withLock { $0 = false } }
     let onSent = progress.map { progress in
       { @Sendable (sent: Int64) in

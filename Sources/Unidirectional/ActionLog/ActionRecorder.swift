@@ -76,14 +76,14 @@ public final class ActionRecorder: Sendable {
 
   /// Writes every action reduced before this call to the file.
   public func flush() async throws(ActionLogError) {
-    guard let session = storage.withValue({ $0.session }) else { return }
+    guard let session = storage.withLock({ $0.session }) else { return }
     try await session.flush()
   }
 
   /// Writes every action reduced before this call, then closes the file. Actions reduced afterwards are not
   /// recorded (and reported as a runtime issue).
   public func close() async throws(ActionLogError) {
-    let (session, file) = storage.withValue { storage in
+    let (session, file) = storage.withLock { storage in
       defer { storage.file = nil }
       return (storage.session, storage.file)
     }
@@ -96,12 +96,12 @@ public final class ActionRecorder: Sendable {
 
   /// The number of action lines written to the file so far.
   public var writtenCount: Int {
-    storage.withValue { $0.session }?.writtenCount ?? 0
+    storage.withLock { $0.session }?.writtenCount ?? 0
   }
 
   /// How often a send waited for the writer because the buffer was full.
   var backPressureWaitCount: Int {
-    storage.withValue { $0.session }?.backPressureWaitCount ?? 0
+    storage.withLock { $0.session }?.backPressureWaitCount ?? 0
   }
 
   /// The feature name a recording of `reducer` gets when none is given: the reducer's type name without its
@@ -114,7 +114,7 @@ public final class ActionRecorder: Sendable {
   func attach<State: Encodable, Action: Encodable & Sendable>(
     initialState: State, dependencies: DependencyValues, defaultFeature: String
   ) throws(ActionLogError) -> RecordingSession<State, Action> {
-    let available = storage.withValue { storage -> ActionLogFile? in
+    let available = storage.withLock { storage -> ActionLogFile? in
       guard storage.session == nil, let file = storage.file else { return nil }
       storage.file = nil
       return file
@@ -134,7 +134,7 @@ public final class ActionRecorder: Sendable {
     let session = RecordingSession<State, Action>(
       file: file, clock: dependencies.clock, fingerprints: fingerprints, flushInterval: flushInterval,
       issueReporter: dependencies.issueReporter, maximumPending: maximumPending)
-    storage.withValue { $0.session = session }
+    storage.withLock { $0.session = session }
     return session
   }
 }

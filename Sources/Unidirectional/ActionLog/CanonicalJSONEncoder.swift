@@ -260,12 +260,12 @@ struct CanonicalTypeTraits: OptionSet {
 
   static func of<T>(_ type: T.Type) -> CanonicalTypeTraits {
     let id = ObjectIdentifier(type)
-    if let cached = cache.withValue({ entries in entries.first { $0.type == id }?.traits }) { return cached }
+    if let cached = cache.withLock({ entries in entries.first { $0.type == id }?.traits }) { return cached }
     var traits: CanonicalTypeTraits = []
     if type is any ActionLogRedacting.Type { traits.insert(.redacting) }
     if type is any CanonicalUnorderedEncodable.Type { traits.insert(.unordered) }
     if type == Data.self || type == URL.self || type == Decimal.self { traits.insert(.foundation) }
-    cache.withValue { entries in
+    cache.withLock { entries in
       if entries.count < cacheLimit, !entries.contains(where: { $0.type == id }) { entries.append((id, traits)) }
     }
     return traits

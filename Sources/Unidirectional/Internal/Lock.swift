@@ -28,17 +28,3 @@ final class Lock: @unchecked Sendable {
     return try body()
   }
 }
-
-/// A value protected by a `Lock`.
-final class LockIsolated<Value>: @unchecked Sendable {
-  private var value: Value
-  private let lock = Lock()
-
-  init(_ value: Value) { self.value = value }
-
-  func withValue<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-    try lock.withLock { try body(&value) }
-  }
-
-  var current: Value { lock.withLock { value } }
-}

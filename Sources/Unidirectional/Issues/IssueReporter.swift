@@ -49,14 +49,14 @@ public struct IssueReporter: Sendable {
 
   /// Forwards to ``testFallback``, read at the time of each report.
   static let forwardingToTestFallback = IssueReporter { issue in
-    testFallbackStorage.current.report(issue)
+    testFallbackStorage.value.report(issue)
   }
 
   /// The reporter for issues raised in a test process outside any `TestStore`. `UnidirectionalTesting` sets it to
   /// fail the running XCTest or Swift Testing test; until then it prints to standard error.
   public static var testFallback: IssueReporter {
-    get { testFallbackStorage.current }
-    set { testFallbackStorage.withValue { $0 = newValue } }
+    get { testFallbackStorage.value }
+    set { testFallbackStorage.setValue(newValue) }
   }
 
   private static let testFallbackStorage = LockIsolated(IssueReporter.standardError)

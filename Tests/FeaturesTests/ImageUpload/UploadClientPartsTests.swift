@@ -82,7 +82,7 @@ final class UploadClientPartsTests: XCTestCase {
   }
 
   func testBoundedConcurrencyKeepsOrderAndNeverExceedsTheLimit() async throws {
-    let inFlight = UploadMutex((current: 0, maximum: 0))
+    let inFlight = LockIsolated((current: 0, maximum: 0))
     let results = try await UploadConcurrency.map(count: 12, limit: 3) { index in
       inFlight.withLock {
         $0.current += 1
@@ -115,7 +115,7 @@ final class UploadClientPartsTests: XCTestCase {
 
   /// Suspends until the current task is cancelled (no clock, no timeout).
   private static func waitUntilCancelled() async {
-    let gate = UploadMutex<(continuation: CheckedContinuation<Void, Never>?, cancelled: Bool)>((nil, false))
+    let gate = LockIsolated<(continuation: CheckedContinuation<Void, Never>?, cancelled: Bool)>((nil, false))
     await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         let resumeNow = gate.withLock { state -> Bool in

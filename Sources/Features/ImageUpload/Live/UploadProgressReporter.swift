@@ -1,3 +1,4 @@
+import Unidirectional
 /// Adds up the bytes sent by several transfers and reports whole-percent steps to a handler, never after
 /// ``close()``: the feature must not receive progress once the upload has returned.
 final class UploadProgressReporter: Sendable {
@@ -10,14 +11,14 @@ final class UploadProgressReporter: Sendable {
   private let sizes: [Int64]
   private let total: Int64
   private let handler: @Sendable (UploadProgress) -> Void
-  private let counters: UploadMutex<Counters>
+  private let counters: LockIsolated<Counters>
 
   /// A reporter for transfers of `sizes` bytes.
   init(sizes: [Int64], handler: @escaping @Sendable (UploadProgress) -> Void) {
     self.sizes = sizes
     self.total = sizes.reduce(0, +)
     self.handler = handler
-    self.counters = UploadMutex(Counters(sent: Array(repeating: 0, count: sizes.count)))
+    self.counters = LockIsolated(Counters(sent: Array(repeating: 0, count: sizes.count)))
   }
 
   /// Transfer `index` has sent `bytes` in total (clamped to its size; never goes backwards).

@@ -27,7 +27,7 @@ public struct UUIDGenerator: Sendable {
   public static var incrementing: Self {
     let counter = LockIsolated<UInt64>(0)
     return Self {
-      let next = counter.withValue { value -> UInt64 in
+      let next = counter.withLock { value -> UInt64 in
         defer { value += 1 }
         return value
       }
