@@ -7,12 +7,7 @@ final class DemoGenerateCommandTests: XCTestCase {
   private var folder: URL!
 
   override func setUpWithError() throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("demo-generate-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-  }
-
-  override func tearDownWithError() throws {
-    try? FileManager.default.removeItem(at: folder)
+    folder = try makeScratchFolder("demo-generate")
   }
 
   func testThePreviewBackendWritesRealPNGFiles() throws {
@@ -95,78 +90,11 @@ final class DemoGenerateCommandTests: XCTestCase {
 
   // MARK: Running the executable
 
-  private struct Result {
-    var status: Int32
-    var output: String
-    var errors: String
-  }
-
-  /// The `demo` executable built next to this test bundle (`<scratch>/<triple>/debug/demo`).
-  private static var demoExecutable: URL? {
-    let candidates = [
-      URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-      Bundle.main.bundleURL.deletingLastPathComponent(),
-      Bundle.main.bundleURL,
-    ]
-    return candidates.map { $0.appendingPathComponent("demo") }
-      .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-  }
-
-  /// Runs `demo arguments` in the test's folder, with `HOME` there and no image API variables but `environment`;
-  /// waits at most 60 s.
-  private func runDemo(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
-    guard let executable = Self.demoExecutable else {
-      XCTFail("the demo executable was not built next to the tests: run `swift build --build-tests` first")
-      return Result(status: -1, output: "", errors: "")
-    }
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.currentDirectoryURL = folder
-    var variables = ProcessInfo.processInfo.environment
-    for name in [
-      "KARLO_API_KEY", "OPENAI_API_KEY", "KARLO_BASE_URL", "OPENAI_BASE_URL", "OPENAI_IMAGE_MODEL",
-      "IMAGE_GENERATION_BACKEND",
-    ] {
-      variables[name] = nil
-    }
-    variables["HOME"] = folder.path
-    variables.merge(environment) { $1 }
-    process.environment = variables
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let outputText = PipeDrain(output.fileHandleForReading)
-    let errorText = PipeDrain(errors.fileHandleForReading)
-    let deadline = Date().addingTimeInterval(60)
-    while process.isRunning, Date() < deadline { usleep(20_000) }
-    if process.isRunning {
-      process.terminate()
-      process.waitUntilExit()
-      XCTFail("demo \(arguments) did not finish within 60 s")
-    }
-    process.waitUntilExit()
-    return Result(status: process.terminationStatus, output: outputText.text(), errors: errorText.text())
-  }
-}
-
-/// Reads a pipe to its end on a background thread, so a chatty child never blocks on a full pipe.
-private final class PipeDrain: @unchecked Sendable {
-  private let done = DispatchSemaphore(value: 0)
-  private var data = Data()
-
-  init(_ handle: FileHandle) {
-    Thread { [self] in
-      data = handle.readDataToEndOfFile()
-      done.signal()
-    }.start()
-  }
-
-  func text() -> String {
-    done.wait()
-    return String(decoding: data, as: UTF8.self)
+  /// Runs `demo arguments` in the test's folder, with `HOME` there and `environment` added (see ``DemoProcess``).
+  private func runDemo(
+    _ arguments: [String], environment: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line
+  ) throws -> DemoProcess.Result {
+    try DemoProcess.run(
+      arguments, in: folder, environment: ["HOME": folder.path].merging(environment) { $1 }, file: file, line: line)
   }
 }

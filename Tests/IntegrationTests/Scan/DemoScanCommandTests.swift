@@ -8,12 +8,7 @@ final class DemoScanCommandTests: XCTestCase {
   private var folder: URL!
 
   override func setUpWithError() throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("demo-scan-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-  }
-
-  override func tearDownWithError() throws {
-    try? FileManager.default.removeItem(at: folder)
+    folder = try makeScratchFolder("demo-scan")
   }
 
   /// `demo` with no arguments: the whole flow, every state change as a line in order, a real model file, the

@@ -4,9 +4,14 @@ import XCTest
 /// Runs the built `demo` executable (next to the test bundle) as a person would: `demo counter --record FILE`, then
 /// `demo replay FILE`.
 final class DemoReplayCommandTests: XCTestCase {
+  private var folder: URL!
+
+  override func setUpWithError() throws {
+    folder = try makeScratchFolder("demo-replay")
+  }
+
   func testRecordThenReplayPrintsEveryStepAsActionAndStateDiff() throws {
-    let folder = try ScratchFolder(self)
-    let log = folder.file("counter.jsonl")
+    let log = file("counter.jsonl")
     let recorded = try runDemo(["counter", "--record", log.path, "--to", "3", "--interval", "0"])
     XCTAssertEqual(recorded.status, 0, recorded.errors)
     XCTAssertTrue(recorded.output.contains("done: counted to 3"), recorded.output)
@@ -35,8 +40,7 @@ final class DemoReplayCommandTests: XCTestCase {
   }
 
   func testVerifyExitsNonZeroWhenTheStatesDiverge() throws {
-    let folder = try ScratchFolder(self)
-    let log = folder.file("counter.jsonl")
+    let log = file("counter.jsonl")
     XCTAssertEqual(try runDemo(["counter", "--record", log.path, "--to", "3", "--interval", "0"]).status, 0)
     // Make step 2 a different action than the one whose resulting state was fingerprinted.
     var lines = try lines(of: log)
@@ -58,8 +62,7 @@ final class DemoReplayCommandTests: XCTestCase {
   }
 
   func testACorruptLogStopsAtItsLineWithExit1() throws {
-    let folder = try ScratchFolder(self)
-    let log = folder.file("counter.jsonl")
+    let log = file("counter.jsonl")
     XCTAssertEqual(try runDemo(["counter", "--record", log.path, "--to", "3", "--interval", "0"]).status, 0)
     let data = try Data(contentsOf: log)
     try data.prefix(data.count - 30).write(to: log)
@@ -74,8 +77,7 @@ final class DemoReplayCommandTests: XCTestCase {
   }
 
   func testUnknownFeaturesMissingFilesAndBadUsage() throws {
-    let folder = try ScratchFolder(self)
-    let log = folder.file("other.jsonl")
+    let log = file("other.jsonl")
     try Data(#"{"format":"unidirectional-action-log","version":1,"feature":"Nope","initialState":{}}"#.utf8)
       .write(to: log)
     let unknown = try runDemo(["replay", log.path])
@@ -83,7 +85,7 @@ final class DemoReplayCommandTests: XCTestCase {
     XCTAssertTrue(
       unknown.errors.hasPrefix("demo replay: no replayer for feature \"Nope\" (known: TimerCounter"), unknown.errors)
 
-    let missing = try runDemo(["replay", folder.file("absent.jsonl").path])
+    let missing = try runDemo(["replay", file("absent.jsonl").path])
     XCTAssertEqual(missing.status, 1)
     XCTAssertTrue(missing.errors.hasPrefix("demo replay: cannot open action log "), missing.errors)
 
@@ -94,7 +96,7 @@ final class DemoReplayCommandTests: XCTestCase {
     }
 
     let unwritable = try runDemo([
-      "counter", "--record", folder.file("no/such/folder/log.jsonl").path, "--interval", "0",
+      "counter", "--record", file("no/such/folder/log.jsonl").path, "--interval", "0",
     ])
     XCTAssertEqual(unwritable.status, 1)
     XCTAssertTrue(unwritable.errors.hasPrefix("demo counter: cannot open action log "), unwritable.errors)
@@ -102,64 +104,18 @@ final class DemoReplayCommandTests: XCTestCase {
 
   // MARK: Running the demo
 
-  private struct Result {
-    let status: Int32
-    let output: String
-    let errors: String
-  }
+  /// A file in the test's folder.
+  private func file(_ name: String) -> URL { folder.appendingPathComponent(name) }
 
-  /// `demo` next to the test bundle (`swift build --build-tests` builds it).
-  private static var demoExecutable: URL? {
-    let candidates = [
-      URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-      Bundle.main.bundleURL.deletingLastPathComponent(),
-      Bundle.main.bundleURL,
-    ]
-    return candidates.map { $0.appendingPathComponent("demo") }
-      .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+  /// Runs `demo arguments` in the test's folder (see ``DemoProcess``).
+  private func runDemo(
+    _ arguments: [String], file: StaticString = #filePath, line: UInt = #line
+  ) throws -> DemoProcess.Result {
+    try DemoProcess.run(arguments, in: folder, file: file, line: line)
   }
+}
 
-  /// Runs `demo arguments` as a live process (not a test context); output goes through files, so a chatty child
-  /// never blocks; waits at most 60 s.
-  private func runDemo(_ arguments: [String]) throws -> Result {
-    guard let executable = Self.demoExecutable else {
-      throw XCTSkip("the demo executable is not built next to the tests: run `swift build --build-tests` first")
-    }
-    let folder = try ScratchFolder(self)
-    let outputURL = folder.file("stdout")
-    let errorsURL = folder.file("stderr")
-    _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: errorsURL.path, contents: nil)
-    let output = try FileHandle(forWritingTo: outputURL)
-    let errors = try FileHandle(forWritingTo: errorsURL)
-    defer {
-      try? output.close()
-      try? errors.close()
-    }
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    var environment = ProcessInfo.processInfo.environment
-    for name in ["XCTestConfigurationFilePath", "XCTestBundlePath", "XCTestSessionIdentifier"] {
-      environment[name] = nil
-    }
-    environment["UNIDIRECTIONAL_CONTEXT"] = "live"
-    process.environment = environment
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = output
-    process.standardError = errors
-    let exited = DispatchSemaphore(value: 0)
-    process.terminationHandler = { _ in exited.signal() }
-    try process.run()
-    if exited.wait(timeout: .now() + 60) == .timedOut {
-      process.terminate()
-      process.waitUntilExit()
-      XCTFail("demo \(arguments) did not finish within 60 s")
-    }
-    process.waitUntilExit()
-    return Result(
-      status: process.terminationStatus,
-      output: try String(contentsOf: outputURL, encoding: .utf8),
-      errors: try String(contentsOf: errorsURL, encoding: .utf8))
-  }
+/// The non-empty lines of a text file.
+private func lines(of url: URL) throws -> [String] {
+  try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map(String.init)
 }

@@ -1,8 +1,14 @@
 import Foundation
 import XCTest
 
-/// The built `demo` executable run as a child process, its output collected as it arrives, so a test can wait
-/// for a line, interrupt it, and read how it ended.
+/// The built `demo` executable run as a child process, as a person would run it: arguments, a working folder, extra
+/// environment variables and optional standard input; its output collected as it arrives, so a test can wait for a
+/// line, interrupt it (SIGINT, as Ctrl-C does), and read how it ended. Every wait is bounded.
+///
+/// ```swift
+/// let result = try DemoProcess.run(["replay", log.path, "--verify"], in: folder)
+/// XCTAssertEqual(result.status, 0, result.output + result.errors)
+/// ```
 final class DemoProcess: @unchecked Sendable {
   /// How a run ended.
   struct Result {
@@ -42,18 +48,25 @@ final class DemoProcess: @unchecked Sendable {
     return nil
   }()
 
-  /// Environment variables the demo reads that a developer's shell might have set: removed for every run.
+  /// Environment variables the demo reads that a developer's shell (or the test runner) might have set: removed for
+  /// every run; `UNIDIRECTIONAL_CONTEXT` is set to `live`.
   static let clearedVariables = [
-    "UNIDIRECTIONAL_API_TOKEN", "UPLOAD_API_URL", "UPLOAD_API_TOKEN", "UNIDIRECTIONAL_CONTEXT",
+    "UNIDIRECTIONAL_API_TOKEN", "UPLOAD_API_URL", "UPLOAD_API_TOKEN",
+    "KARLO_API_KEY", "OPENAI_API_KEY", "KARLO_BASE_URL", "OPENAI_BASE_URL", "OPENAI_IMAGE_MODEL",
+    "IMAGE_GENERATION_BACKEND",
+    // The test runner's own markers: the demo must not take itself for a test process.
+    "XCTestConfigurationFilePath", "XCTestBundlePath", "XCTestSessionIdentifier",
   ]
 
   private let process = Process()
   private let output = Collector()
   private let errors = Collector()
 
-  /// Starts `demo arguments` in `directory` with `environment` added to this process's (minus
-  /// ``clearedVariables``).
-  init(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws {
+  /// Starts `demo arguments` in `directory` with this process's environment minus ``clearedVariables``, with
+  /// `UNIDIRECTIONAL_CONTEXT=live`, then `environment` on top; its stdin holds `standardInput` (nothing if nil).
+  init(
+    _ arguments: [String], in directory: URL, environment: [String: String] = [:], standardInput: Data? = nil
+  ) throws {
     guard let executable = Self.executable else {
       throw Failure(description: "the demo executable was not built next to the tests (swift build --build-tests)")
     }
@@ -62,24 +75,36 @@ final class DemoProcess: @unchecked Sendable {
     process.currentDirectoryURL = directory
     var variables = ProcessInfo.processInfo.environment
     for name in Self.clearedVariables { variables[name] = nil }
+    variables["UNIDIRECTIONAL_CONTEXT"] = "live"
     variables.merge(environment) { $1 }
     process.environment = variables
     let outputPipe = Pipe()
     let errorPipe = Pipe()
     process.standardOutput = outputPipe
     process.standardError = errorPipe
-    process.standardInput = FileHandle.nullDevice
+    let input = try standardInput.map(Self.inputFile)
+    defer { try? input?.close() }
+    process.standardInput = input ?? FileHandle.nullDevice
     try process.run()
     output.drain(outputPipe.fileHandleForReading)
     errors.drain(errorPipe.fileHandleForReading)
   }
 
+  /// `data` in an unlinked temporary file, open for reading: a child's stdin that never blocks the test and never
+  /// raises SIGPIPE in it, however the child reads.
+  private static func inputFile(_ data: Data) throws -> FileHandle {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("demo-stdin-\(UUID().uuidString)")
+    try data.write(to: url)
+    defer { try? FileManager.default.removeItem(at: url) }
+    return try FileHandle(forReadingFrom: url)
+  }
+
   /// Runs `demo arguments` to its end (at most `timeout` seconds, then it is killed and the test fails).
   static func run(
-    _ arguments: [String], in directory: URL, environment: [String: String] = [:], timeout: TimeInterval = 60,
-    file: StaticString = #filePath, line: UInt = #line
+    _ arguments: [String], in directory: URL, environment: [String: String] = [:], standardInput: Data? = nil,
+    timeout: TimeInterval = 60, file: StaticString = #filePath, line: UInt = #line
   ) throws -> Result {
-    let demo = try DemoProcess(arguments, in: directory, environment: environment)
+    let demo = try DemoProcess(arguments, in: directory, environment: environment, standardInput: standardInput)
     return demo.waitForExit(timeout: timeout, file: file, line: line)
   }
 
