@@ -11,7 +11,7 @@ final class ArchiveFeatureTests: XCTestCase {
     let items = picked.map(UploadFixtures.loaded).map(UploadItem.init)
     let ids = items.map(UploadFixtures.mediaID)
     let failure = ImageUploadError.cannotConnect(host: "127.0.0.1:9")
-    let attempts = UploadRecorder<MediaType>()
+    let attempts = Recorder<MediaType>()
     let store = TestStore(initialState: ArchiveFeature.State(mediaIDs: ["media-old"])) {
       ArchiveFeature()
     } withDependencies: {

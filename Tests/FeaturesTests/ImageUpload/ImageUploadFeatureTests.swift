@@ -12,7 +12,7 @@ final class ImageUploadFeatureTests: XCTestCase {
 
   func testHappyPathUploadsInPickOrderAndTellsTheParent() async {
     let clock = TestClock()
-    let calls = UploadRecorder<([UploadItem], MediaType)>()
+    let calls = Recorder<([UploadItem], MediaType)>()
     let store = TestStore(initialState: ImageUploadFeature.State(mediaType: .archive)) {
       ImageUploadFeature()
     } withDependencies: {
@@ -109,7 +109,7 @@ final class ImageUploadFeatureTests: XCTestCase {
 
   func testANewUploadCancelsThePendingClear() async {
     let clock = TestClock()
-    let calls = UploadRecorder<Int>()
+    let calls = Recorder<Int>()
     let store = TestStore(initialState: ImageUploadFeature.State(mediaType: .archive)) {
       ImageUploadFeature()
     } withDependencies: {
@@ -199,7 +199,7 @@ final class ImageUploadFeatureTests: XCTestCase {
 
   func testLeavingCancelsTheInFlightUpload() async {
     let clock = TestClock()
-    let events = UploadRecorder<String>()
+    let events = Recorder<String>()
     let store = TestStore(initialState: ImageUploadFeature.State(mediaType: .archive)) {
       ImageUploadFeature()
     } withDependencies: {
@@ -235,7 +235,7 @@ final class ImageUploadFeatureTests: XCTestCase {
 
   func testAParentDismissingTheUploaderCancelsItsUpload() async {
     let clock = TestClock()
-    let events = UploadRecorder<String>()
+    let events = Recorder<String>()
     let store = TestStore(initialState: DismissingParent.State(upload: .init(mediaType: .profile))) {
       DismissingParent()
     } withDependencies: {
@@ -338,7 +338,7 @@ final class ImageUploadFeatureTests: XCTestCase {
 
   func testAPickWhileUploadingReplacesTheUpload() async {
     let clock = TestClock()
-    let events = UploadRecorder<String>()
+    let events = Recorder<String>()
     let store = TestStore(initialState: ImageUploadFeature.State(mediaType: .archive)) {
       ImageUploadFeature()
     } withDependencies: {

@@ -1,24 +1,6 @@
 import Features
 import Foundation
 
-/// Records values from `@Sendable` closures (fake clients) for the test to inspect.
-final class UploadRecorder<Value>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var storage: [Value] = []
-
-  func append(_ value: Value) {
-    lock.lock()
-    defer { lock.unlock() }
-    storage.append(value)
-  }
-
-  var values: [Value] {
-    lock.lock()
-    defer { lock.unlock() }
-    return storage
-  }
-}
-
 enum UploadFixtures {
   /// Picked files in a deliberately unsorted order, so that "pick order" is distinguishable from sorting.
   static let picked = ["sunset.jpg", "cat.png", "beach.heic"].map {

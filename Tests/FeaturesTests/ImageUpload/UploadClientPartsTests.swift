@@ -61,7 +61,7 @@ final class UploadClientPartsTests: XCTestCase {
   }
 
   func testProgressIsReportedInWholePercentStepsAndNeverAfterClose() {
-    let reports = UploadRecorder<UploadProgress>()
+    let reports = Recorder<UploadProgress>()
     let reporter = UploadProgressReporter(sizes: [100, 300]) { reports.append($0) }
     reporter.update(0, sentBytes: 2)  // 0.5% → 0%
     reporter.update(0, sentBytes: 3)  // still 0%: not repeated
@@ -98,7 +98,7 @@ final class UploadClientPartsTests: XCTestCase {
   }
 
   func testTheFirstFailureCancelsTheOtherOperations() async {
-    let events = UploadRecorder<String>()
+    let events = Recorder<String>()
     do {
       _ = try await UploadConcurrency.map(count: 3, limit: 4) { index -> Int in
         if index == 1 { throw ImageUploadError.storageRejected(status: 403, code: "AccessDenied", message: nil) }

@@ -57,7 +57,7 @@ final class UploadClientValuesTests: XCTestCase {
   }
 
   func testTheTestValuesReportAnIssueWhenCalled() async {
-    let issues = UploadRecorder<String>()
+    let issues = Recorder<String>()
     await withDependencies {
       $0.issueReporter = IssueReporter { issues.append($0.message) }
     } operation: {

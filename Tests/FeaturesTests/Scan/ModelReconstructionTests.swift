@@ -31,7 +31,7 @@ final class ModelReconstructionTests: XCTestCase {
     _ request: ModelReconstructionRequest, client: ModelReconstructionClient = .simulator(),
     clock: ImmediateClock = ImmediateClock()
   ) async throws -> (ReconstructedModel, [ModelReconstructionProgress]) {
-    let progress = ScanRecorder<ModelReconstructionProgress>()
+    let progress = Recorder<ModelReconstructionProgress>()
     let model = try await withDependencies {
       $0.clock = clock
     } operation: {

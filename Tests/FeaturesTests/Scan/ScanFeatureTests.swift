@@ -12,8 +12,8 @@ final class ScanFeatureTests: XCTestCase {
   func testTheWholeFlowFromCaptureToUploadedModel() async {
     let clock = TestClock()
     let session = FakeCaptureSession()
-    let requests = ScanRecorder<ModelReconstructionRequest>()
-    let uploads = ScanRecorder<([UploadItem], MediaType)>()
+    let requests = Recorder<ModelReconstructionRequest>()
+    let uploads = Recorder<([UploadItem], MediaType)>()
     let store = TestStore(initialState: ScanFeature.State(workingDirectory: ScanFixtures.folder)) {
       ScanFeature()
     } withDependencies: {
@@ -106,7 +106,7 @@ final class ScanFeatureTests: XCTestCase {
   }
 
   func testAFailedReconstructionCanBeRetried() async {
-    let attempts = ScanRecorder<ModelReconstructionRequest>()
+    let attempts = Recorder<ModelReconstructionRequest>()
     let store = TestStore(initialState: ScanFixtures.completedCapture()) {
       ScanFeature()
     } withDependencies: {
@@ -146,7 +146,7 @@ final class ScanFeatureTests: XCTestCase {
   func testAFailedUploadShowsTheReasonClearsAndCanBeRetried() async {
     let clock = TestClock()
     let model = ScanFixtures.model(for: ModelReconstructionRequest(shots: shots, outputURL: ScanFixtures.firstModelURL))
-    let attempts = ScanRecorder<Int>()
+    let attempts = Recorder<Int>()
     let failure = ImageUploadError.httpStatus(413, message: "file too large")
     let store = TestStore(
       initialState: ScanFeature.State(

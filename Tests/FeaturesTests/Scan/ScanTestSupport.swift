@@ -1,24 +1,6 @@
 import Features
 import Foundation
 
-/// Records values from `@Sendable` closures (fake clients) for the test to inspect.
-final class ScanRecorder<Value>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var storage: [Value] = []
-
-  func append(_ value: Value) {
-    lock.lock()
-    defer { lock.unlock() }
-    storage.append(value)
-  }
-
-  var values: [Value] {
-    lock.lock()
-    defer { lock.unlock() }
-    return storage
-  }
-}
-
 enum ScanFixtures {
   static let folder = URL(fileURLWithPath: "/scan", isDirectory: true)
   static let shots = [CaptureFixtures.shot(1), CaptureFixtures.shot(2)]
