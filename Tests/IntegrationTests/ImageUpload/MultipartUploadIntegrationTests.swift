@@ -4,29 +4,13 @@ import Unidirectional
 import XCTest
 
 /// The live multipart flow (`POST /upload-model`) against the real backend on 127.0.0.1.
-final class MultipartUploadIntegrationTests: XCTestCase {
-  private static let backend = SharedBackendStack()
-  private var folder: URL!
+final class MultipartUploadIntegrationTests: BackendStackTestCase {
   private var staging: URL!
 
-  override class func setUp() {
-    super.setUp()
-    backend.start()
-  }
-
-  override class func tearDown() {
-    backend.stop()
-    super.tearDown()
-  }
-
   override func setUpWithError() throws {
-    folder = try UploadIntegrationSupport.makeFolder("multipart-upload")
+    try super.setUpWithError()
     staging = folder.appendingPathComponent("staging")
     try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
-  }
-
-  override func tearDownWithError() throws {
-    try? FileManager.default.removeItem(at: folder)
   }
 
   private func uploader(_ stack: BackendStack, token: String? = nil) -> MultipartUploader {

@@ -4,28 +4,7 @@ import Unidirectional
 import XCTest
 
 /// The live presigned flow against the real backend and moto S3 on 127.0.0.1 (started by the test class).
-final class PresignedUploadIntegrationTests: XCTestCase {
-  private static let backend = SharedBackendStack()
-  private var folder: URL!
-
-  override class func setUp() {
-    super.setUp()
-    backend.start()
-  }
-
-  override class func tearDown() {
-    backend.stop()
-    super.tearDown()
-  }
-
-  override func setUpWithError() throws {
-    folder = try UploadIntegrationSupport.makeFolder("presigned-upload")
-  }
-
-  override func tearDownWithError() throws {
-    try? FileManager.default.removeItem(at: folder)
-  }
-
+final class PresignedUploadIntegrationTests: BackendStackTestCase {
   /// Three images of different formats and sizes: the items, and the SHA-256 of each file.
   private func threeImages() throws -> [(item: UploadItem, sha256: String)] {
     let specs: [(String, [UInt8], Int, String)] = [

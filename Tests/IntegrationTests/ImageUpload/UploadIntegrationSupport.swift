@@ -5,13 +5,6 @@ import XCTest
 
 /// Files, memory readings and small helpers shared by the upload integration tests.
 enum UploadIntegrationSupport {
-  /// A fresh folder under the temporary directory; remove it in tearDown.
-  static func makeFolder(_ name: String) throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    return folder
-  }
-
   /// Writes `size` bytes starting with `header` followed by pseudo-random bytes (seeded, so reproducible),
   /// 1 MiB at a time; returns the file's SHA-256 computed while writing.
   @discardableResult

@@ -4,28 +4,8 @@ import XCTest
 
 /// `demo --api URL` against the real backend (`Demos/Backend/run_stack.py` on 127.0.0.1): the model file the
 /// host built arrives byte for byte; the token never shows; a refused token is a clear failure with exit 1.
-final class DemoScanLiveUploadTests: XCTestCase {
-  private static let backend = SharedBackendStack(testHooks: false)
-  private var folder: URL!
-
-  override class func setUp() {
-    super.setUp()
-    backend.start()
-  }
-
-  override class func tearDown() {
-    backend.stop()
-    super.tearDown()
-  }
-
-  override func setUpWithError() throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("demo-scan-live-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-  }
-
-  override func tearDownWithError() throws {
-    try? FileManager.default.removeItem(at: folder)
-  }
+final class DemoScanLiveUploadTests: BackendStackTestCase {
+  override class var usesTestHooks: Bool { false }
 
   func testTheModelIsUploadedToTheBackendByteForByte() throws {
     let stack = try Self.backend.stack()

@@ -8,19 +8,11 @@ import XCTest
 /// The real backend (`Demos/Backend/run_stack.py`: moto S3 + the FastAPI app) on free 127.0.0.1 ports, started
 /// and stopped by an integration test.
 ///
-/// One stack per test class:
+/// One stack per test class: subclass ``BackendStackTestCase``, then in a test
 ///
 /// ```swift
-/// final class MyTests: XCTestCase {
-///   private static let backend = SharedBackendStack()
-///   override class func setUp() { super.setUp(); backend.start() }
-///   override class func tearDown() { backend.stop(); super.tearDown() }
-///
-///   func testSomething() async throws {
-///     let stack = try Self.backend.stack()   // fails the test if the stack could not start
-///     … stack.apiURL, stack.token, try await stack.events() …
-///   }
-/// }
+/// let stack = try Self.backend.stack()   // fails the test if the stack could not start
+/// … stack.apiURL, stack.token, try await stack.events() …
 /// ```
 ///
 /// The stack exits when its stdin closes, so even a crashed test process leaves nothing running.
