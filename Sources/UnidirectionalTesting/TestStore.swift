@@ -121,7 +121,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     }
     let task = store.send(action)
     guard let step = journal.nextUnasserted(origin: .sent) else {
-      report("The action \(describeAction(action)) was not reduced: the store is busy on another thread.", at: location)
+      report("The action \(describe(action)) was not reduced: the store is busy on another thread.", at: location)
       return TestStoreTask(task: task, runtime: runtime)
     }
     journal.markAsserted(nextFrom: .sent)
@@ -142,10 +142,10 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     column: UInt = #column
   ) async where Action: Equatable {
     await receive(
-      description: describeAction(expectedAction),
+      description: describe(expectedAction),
       matching: { $0 == expectedAction },
       mismatch: { received in
-        let difference = diff(expectedAction, received) ?? "  \(describeAction(received))"
+        let difference = diff(expectedAction, received) ?? "  \(describe(received))"
         return "Received unexpected action: …\n\n\(difference)\n\n(Expected: −, Received: +)"
       },
       assert: updateStateToExpectedResult,
@@ -165,7 +165,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
       description: "an action of the case \(Value.self)",
       matching: { actionCase.extract($0) != nil },
       mismatch: { received in
-        "Received unexpected action: …\n\n  \(describeAction(received))\n\nExpected an action of the case \(Value.self)."
+        "Received unexpected action: …\n\n  \(describe(received))\n\nExpected an action of the case \(Value.self)."
       },
       assert: updateStateToExpectedResult,
       at: Location(fileID: fileID, filePath: filePath, line: line, column: column))
@@ -183,7 +183,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     await receive(
       description: "an action matching the predicate",
       matching: isMatching,
-      mismatch: { "Received unexpected action: …\n\n  \(describeAction($0))\n\nIt does not match the predicate." },
+      mismatch: { "Received unexpected action: …\n\n  \(describe($0))\n\nIt does not match the predicate." },
       assert: updateStateToExpectedResult,
       at: Location(fileID: fileID, filePath: filePath, line: line, column: column))
   }
@@ -338,7 +338,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     for effect in store.runningEffects where !effect.isCancelled {
       report(
         """
-        An effect returned for the action \(describeAction(effect.action)) is still running. It must complete \
+        An effect returned for the action \(describe(effect.action)) is still running. It must complete \
         before the end of the test. …
 
         To fix, send an action that makes it finish or cancels it, advance the TestClock it sleeps on, or \
@@ -388,7 +388,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
   }
 
   private func list(_ actions: [Action]) -> String {
-    actions.map { "  • " + describeAction($0) }.joined(separator: "\n")
+    actions.map { "  • " + describe($0) }.joined(separator: "\n")
   }
 }
 
@@ -494,6 +494,3 @@ enum TestStoreDefaults {
 
   static func install() { _ = installed }
 }
-
-/// A one-line description of an action.
-func describeAction(_ action: Any) -> String { describe(action) }

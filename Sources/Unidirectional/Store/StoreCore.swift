@@ -1,12 +1,10 @@
-import Foundation
-
 /// What a ``Store`` needs from whatever runs its reducer: the root runtime, or a scope of a parent.
 class StoreCore<State, Action: Sendable>: @unchecked Sendable {
   func send(_ action: Action) -> StoreTask { fatalError("abstract") }
   func withState<T>(_ body: (borrowing State) -> T) -> T { fatalError("abstract") }
   /// The current state, then the state after every reduced action, each passed through `transform`.
   func stream<T: Sendable>(_ transform: @escaping (borrowing State) -> T) -> AsyncStream<T> { fatalError("abstract") }
-  /// Marks the state as read through an observation-tracked path; returns the root store to register with.
+  /// Marks the state as read through an observation-tracked path, so later changes notify observers.
   func trackAccess() {}
 }
 
@@ -477,14 +475,4 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
   private func report(_ message: String) {
     scope.values.issueReporter.report(RuntimeIssue(message: message, fileID: "Unidirectional/Store", line: 0))
   }
-}
-
-/// A short, single-line rendering of a value for messages: `Feature.Action.loaded(id: 3)`.
-public func describe(_ value: Any) -> String {
-  let lines = customDump(value).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-  var text = lines.joined(separator: " ")
-  for (from, to) in [("( ", "("), (" )", ")"), ("[ ", "["), (" ]", "]")] {
-    text = text.replacingOccurrences(of: from, with: to)
-  }
-  return text.count > 300 ? String(text.prefix(300)) + "…" : text
 }
