@@ -50,7 +50,8 @@ public struct ImageUploadClient: Sendable {
     let total = items.reduce(Int64(0)) { $0 + max(0, $1.byteCount) }
     for step in 1...10 {
       try await clock.sleep(for: .milliseconds(100))
-      progress(UploadProgress(completedBytes: total * Int64(step) / 10, totalBytes: total))
+      // Rounded up, so step n never reads as less than n × 10% once `percent` rounds down.
+      progress(UploadProgress(completedBytes: (total * Int64(step) + 9) / 10, totalBytes: total))
     }
     return items.map { _ in MediaID("preview-\(uuid().uuidString.lowercased())") }
   }
