@@ -62,8 +62,11 @@ extension Effect {
 
   private func namespacingIDs(by namespace: AnyHashable) -> Self {
     switch node {
-    case .none, .send, .run:
+    case .none, .send:
       return self
+    case var .run(run):
+      run.namespace.scopes.insert(namespace, at: 0)
+      return Self(.run(run))
     case let .merge(effects):
       return Self(.merge(effects.map { $0.namespacingIDs(by: namespace) }))
     case let .concatenate(effects):
@@ -82,4 +85,11 @@ extension Effect {
 struct ScopeNamespace: Hashable, @unchecked Sendable {
   let value: AnyHashable
   init(_ value: AnyHashable) { self.value = value }
+}
+
+/// The `ifLet`/`forEach` scopes an effect was created in, outermost first (see `CancelID.namespace`).
+@usableFromInline
+struct CancelNamespace: @unchecked Sendable {
+  // Only `Sendable` scope values (key paths, element ids) are stored.
+  var scopes: [AnyHashable] = []
 }

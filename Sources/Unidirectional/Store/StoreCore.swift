@@ -31,7 +31,9 @@ struct StoreFlags {
 /// Hot path (`send` of an action whose reducer returns `.none`): one thread-local load, one uncontended mutex, the
 /// reducer call on state held behind a pointer (no exclusivity checks), no allocation, no task, no syscall.
 /// Effects feed actions back synchronously from their own task: no actor hop.
-final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectOwner, @unchecked Sendable {
+final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectOwner, CancellationRegistry,
+  @unchecked Sendable
+{
   private let reducer: any Reducer<State, Action>
   private let state: UnsafeMutablePointer<State>
   private let lock = Lock()
@@ -59,6 +61,9 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     var nextEffectID: UInt64 = 1
     var effects: [UInt64: EffectRecord] = [:]
     var cancellables: [CancelID: Set<UInt64>] = [:]
+    /// Work inside effects made cancellable by `withTaskCancellation(id:)`.
+    var registeredWork: [CancelID: [UInt64: @Sendable () -> Void]] = [:]
+    var nextWorkToken: UInt64 = 0
     var nextStreamID = 0
     var streams: [Int: StateSubscriber] = [:]
   }
@@ -223,7 +228,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     /// The effects started, per handle: list 0 is the sender's, one more per re-entrant action.
     var lists: [[EffectRecord]] = [[]]
     var deferred: [(DeferredEffects, Int)] = []
-    var tasksToCancel: [Task<Void, Never>] = []
+    var cancellations: [@Sendable () -> Void] = []
   }
 
   /// Finishes a `send` whose first action returned `effect`: the lock is held (and this thread holds the store).
@@ -286,10 +291,10 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
             work.append(.start(effect, startedBy: action, cancelIDs: cancelIDs, cause: cause, list: list))
           }
         case let .cancellable(id, cancelInFlight, inner):
-          if cancelInFlight { cancelHeld(id: id, into: &batch.tasksToCancel) }
+          if cancelInFlight { cancelHeld(id: id, into: &batch.cancellations) }
           work.append(.start(inner, startedBy: action, cancelIDs: cancelIDs + [id], cause: cause, list: list))
         case let .cancel(id):
-          cancelHeld(id: id, into: &batch.tasksToCancel)
+          cancelHeld(id: id, into: &batch.cancellations)
         }
 
       case let .spawnRest(effects, action, cancelIDs, cause, list):
@@ -331,7 +336,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     }
     let notify = flags.pointee.isObserved
     release(context)
-    for task in batch.tasksToCancel { task.cancel() }
+    for cancel in batch.cancellations { cancel() }
     for (deferred, list) in batch.deferred { deferred.resolve(batch.lists[list]) }
     for deferred in dropped { deferred.resolve([]) }
     if notify { observationHook?() }
@@ -377,6 +382,15 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
   /// Runs one `.run` effect in the current task.
   private func execute(_ run: Effect<Action>.Run, record: EffectRecord, values: DependencyValues) async {
     let send = Send<Action> { [self] action in _ = self.send(action, origin: .received, cause: record) }
+    let context = EffectContext(registry: self, namespace: run.namespace)
+    await EffectContext.$current.withValue(context) {
+      await execute(run, send: send, record: record, values: values)
+    }
+  }
+
+  private func execute(
+    _ run: Effect<Action>.Run, send: Send<Action>, record: EffectRecord, values: DependencyValues
+  ) async {
     await DependencyValues.$taskValues.withValue(run.dependencies ?? values) {
       do {
         try await run.operation(send)
@@ -449,20 +463,53 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     locked { record.isCancelled }
   }
 
-  /// Marks the effects running under `id` cancelled and collects their tasks. Call with the lock held.
-  private func cancelHeld(id: CancelID, except excluded: EffectRecord? = nil, into tasks: inout [Task<Void, Never>]) {
-    guard let ids = mutable.pointee.cancellables[id] else { return }
-    for recordID in ids {
-      guard let record = mutable.pointee.effects[recordID], record !== excluded, !record.isCancelled else { continue }
-      record.isCancelled = true
-      if let task = record.task { tasks.append(task) }
+  /// Marks the effects running under `id` cancelled and collects how to cancel them and the work registered
+  /// under `id`. Call with the lock held; run the collected cancellations after releasing it.
+  private func cancelHeld(
+    id: CancelID, except excluded: EffectRecord? = nil, into cancellations: inout [@Sendable () -> Void]
+  ) {
+    if let ids = mutable.pointee.cancellables[id] {
+      for recordID in ids {
+        guard let record = mutable.pointee.effects[recordID], record !== excluded, !record.isCancelled else {
+          continue
+        }
+        record.isCancelled = true
+        if let task = record.task { cancellations.append { task.cancel() } }
+      }
+    }
+    if let work = mutable.pointee.registeredWork.removeValue(forKey: id) {
+      cancellations.append(contentsOf: work.values)
     }
   }
 
   func cancel(id: CancelID, except excluded: EffectRecord? = nil) {
-    var tasks: [Task<Void, Never>] = []
-    locked { cancelHeld(id: id, except: excluded, into: &tasks) }
-    for task in tasks { task.cancel() }
+    var cancellations: [@Sendable () -> Void] = []
+    locked { cancelHeld(id: id, except: excluded, into: &cancellations) }
+    for cancel in cancellations { cancel() }
+  }
+
+  func cancel(id: CancelID) {
+    cancel(id: id, except: nil)
+  }
+
+  func register(id: CancelID, cancelInFlight: Bool, cancel: @escaping @Sendable () -> Void) -> UInt64 {
+    var cancellations: [@Sendable () -> Void] = []
+    let token: UInt64 = locked {
+      if cancelInFlight { cancelHeld(id: id, into: &cancellations) }
+      mutable.pointee.nextWorkToken += 1
+      let token = mutable.pointee.nextWorkToken
+      mutable.pointee.registeredWork[id, default: [:]][token] = cancel
+      return token
+    }
+    for cancel in cancellations { cancel() }
+    return token
+  }
+
+  func unregister(id: CancelID, token: UInt64) {
+    locked {
+      mutable.pointee.registeredWork[id]?.removeValue(forKey: token)
+      if mutable.pointee.registeredWork[id]?.isEmpty == true { mutable.pointee.registeredWork[id] = nil }
+    }
   }
 
   /// Cancels `records` and every effect started by the actions they fed back, recursively.
