@@ -87,8 +87,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     self.journal = journal
     self.location = location
     self.store = Store(
-      initialState: initialState, reducer: reducer, dependencies: values, runtime: runtime,
-      onReduce: { action, origin, state in journal.record(action, origin: origin, state: copy state) })
+      initialState: initialState, reducer: reducer, dependencies: values, runtime: runtime, observer: journal)
   }
 
   deinit {
@@ -581,7 +580,7 @@ struct Step<State, Action>: @unchecked Sendable {
 
 /// What the store reduced that the test has not asserted yet: the state after the action the test sent, and
 /// the actions effects fed back, in order. Written by the store (possibly from an effect's thread), read by the test.
-final class Journal<State, Action>: @unchecked Sendable {
+final class Journal<State, Action: Sendable>: StoreObserver, @unchecked Sendable {
   private struct Entries {
     var isExpectingSend = true
     var sent: State?
@@ -594,9 +593,10 @@ final class Journal<State, Action>: @unchecked Sendable {
 
   /// Called by the store for every reduced action. The first action sent after `takeSentState()` is the test's
   /// own; every other action (fed back by an effect, or sent re-entrantly) is received.
-  func record(_ action: Action, origin: ActionOrigin, state: State) {
+  func didReduce(_ action: Action, _ reduction: Reduction, state: borrowing State) {
+    let state = copy state
     storage.withLock { entries in
-      if origin == .sent, entries.isExpectingSend {
+      if reduction.origin == .sent, entries.isExpectingSend {
         entries.isExpectingSend = false
         entries.sent = state
       } else {

@@ -110,7 +110,21 @@ public final class ActionRecorder: Sendable {
     typeName(reducer)
   }
 
-  /// Starts recording a store: writes the header and returns the session its `onReduce` hook appends to.
+  /// The observer that records a store of `reducer`'s type to this recorder's file, for
+  /// ``Store/init(initialState:observers:reducer:withDependencies:)`` next to other observers. One store per
+  /// recorder.
+  ///
+  /// ```swift
+  /// let store = Store(initialState: Counter.State(), observers: [recorder.observer(for: Counter.self), tracer]) {
+  ///   Counter()
+  /// }
+  /// ```
+  public func observer<R: Reducer>(for reducer: R.Type) -> any StoreObserver<R.State, R.Action>
+  where R.State: Encodable, R.Action: Encodable {
+    RecordingObserver<R.State, R.Action>(recorder: self)
+  }
+
+  /// Starts recording a store: writes the header and returns the session its observer appends to.
   func attach<State: Encodable, Action: Encodable & Sendable>(
     initialState: State, dependencies: DependencyValues, defaultFeature: String
   ) throws(ActionLogError) -> RecordingSession<State, Action> {

@@ -12,14 +12,14 @@ protocol AnyRecordingSession: AnyObject, Sendable {
 
 /// The typed half of a recording: buffers what a store reduces and writes it on a dedicated thread.
 ///
-/// Send path: the store calls ``append(_:origin:state:)`` with its lock held, so appends never overlap and
+/// Send path: the store's observer calls ``append(_:origin:state:)`` with the store's lock held, so appends never overlap and
 /// arrive in processing order. An append copies the action (and the state, for fingerprints) into the current
 /// chunk with the clock's reading: no allocation, no lock of its own, no syscall. Only when a chunk fills
 /// (every ``chunkCapacity`` actions) or when an append starts a fresh one does it take the recording's mutex
 /// to hand the chunk over or to arm the writer.
 ///
 /// Writer thread: encodes chunks to canonical JSON lines and writes them with `write(2)`. It collects the
-/// partial chunk under the store's lock (`StoreCore.withState`) every `flushInterval` while actions are pending,
+/// partial chunk under the store's lock (``StoreLock``) every `flushInterval` while actions are pending,
 /// and callers of `flush`/`close` collect it the same way, so the last actions are never left behind.
 ///
 /// Bound: at most `maximumPending` actions (64 Ki by default) wait for the writer; beyond that an append waits
@@ -87,9 +87,8 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
     var dropped = 0
   }
 
-  /// The store whose lock guards the producer; weak, because the store owns this session through its
-  /// `onReduce` hook.
-  weak var core: StoreCore<State, Action>?
+  /// The lock of the store whose observer appends: it guards the producer. Set before ``start()``.
+  var storeLock: StoreLock?
 
   private let producer: UnsafeMutablePointer<Producer>
   private let time: RecordingTimeSource
@@ -235,7 +234,7 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
     return producer.pointee.nextSequence - 1
   }
 
-  /// Called when the store releases its hook: no append can happen any more.
+  /// Called when the store releases its observer: no append can happen any more.
   func producerDidFinish() {
     signal.lock()
     queueCurrentChunk()
@@ -278,10 +277,7 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
   /// Collects the partial chunk under the store's lock; returns the last sequence queued, or `nil` when the
   /// store is going away (its last actions are queued when it is gone).
   private func collectFromCaller(closing: Bool) -> UInt64? {
-    guard let core else { return nil }
-    var target: UInt64 = 0
-    core.withState { _ in target = collectPartialChunk(closing: closing) }
-    return target
+    storeLock?.withLock { collectPartialChunk(closing: closing) }
   }
 
   /// Waits until every action up to `target` is written; `nil`: until the writer has finished.
@@ -367,16 +363,13 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
   /// Collects the partial chunk from the writer thread. Called with the signal's mutex held; releases it while
   /// waiting for the store's lock (lock order: store, then signal — the same as the send path).
   private func collectFromWriter() {
-    guard let core else {
-      // The store is being released: its hook goes next, and `producerDidFinish` queues the last actions.
-      if !producerGone { signal.wait() }
-      return
-    }
     collecting = true
     signal.unlock()
-    core.withState { _ in _ = collectPartialChunk(closing: false) }
+    let collected = storeLock?.withLock { _ = collectPartialChunk(closing: false) } != nil
     signal.lock()
     collecting = false
+    // The store is being released: its observer goes next, and `producerDidFinish` queues the last actions.
+    if !collected, !producerGone { signal.wait() }
   }
 
   private func resumeFlushWaiters() {
@@ -439,12 +432,3 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
   }
 }
 
-/// Keeps a recording's producer side alive exactly as long as the store's `onReduce` hook: when the store
-/// releases the hook, no more actions can come, and the writer flushes what is left.
-final class RecordingProducerHandle<State: Encodable, Action: Encodable & Sendable>: @unchecked Sendable {
-  let session: RecordingSession<State, Action>
-
-  init(session: RecordingSession<State, Action>) { self.session = session }
-
-  deinit { session.producerDidFinish() }
-}

@@ -36,25 +36,22 @@ public final class Store<State, Action: Sendable>: @unchecked Sendable {
     @ReducerBuilder<State, Action> reducer: () -> R,
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in }
   ) {
-    var dependencies = DependencyValues.current
-    prepareDependencies(&dependencies)
-    let values = dependencies.isolated()
-    let (state, reducer) = withDependencies { $0 = values } operation: { (initialState(), reducer()) }
-    self.init(initialState: state, reducer: reducer, dependencies: values, runtime: nil, onReduce: nil)
+    self.init(
+      initialState: initialState(), observers: [], reducer: reducer, withDependencies: prepareDependencies)
   }
 
-  /// The designated initializer shared with `TestStore` and the action recorder.
+  /// The designated initializer shared with `TestStore` and stores with observers.
   package init(
     initialState: State,
     reducer: some Reducer<State, Action>,
     dependencies: DependencyValues,
     runtime: TestRuntime?,
-    onReduce: ((Action, ActionOrigin, borrowing State) -> Void)?
+    observer: (any StoreObserver<State, Action>)?
   ) {
     let box = WeakStoreBox()
     let core = RootCore(
       initialState: initialState, reducer: reducer, dependencies: dependencies, runtime: runtime,
-      onReduce: onReduce, observationHook: { box.notify() })
+      observer: observer, observationHook: { box.notify() })
     self.core = core
     self.root = AnyRootStore(core: core)
     self.parent = nil

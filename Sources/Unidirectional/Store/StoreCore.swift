@@ -25,14 +25,14 @@ struct StoreFlags {
 /// One rule orders everything: a `send` reduces its action and, **with the store's lock held throughout**, every
 /// action fed back synchronously — `.send` effects, also inside `merge` and the synchronous leading parts of
 /// `concatenate`, depth-first — and every action sent re-entrantly on the reducing thread (from a reducer, a
-/// dependency's callback, an `onReduce` hook), each right after the action being reduced. Only then are state
+/// dependency's callback, an observer), each right after the action being reduced. Only then are state
 /// readers and observers let in: nobody ever sees a parent that has not yet reacted to its child.
 ///
 /// Hot path (`send` of an action whose reducer returns `.none`): one thread-local load, one uncontended mutex, the
 /// reducer call on state held behind a pointer (no exclusivity checks), no allocation, no task, no syscall.
 /// Effects feed actions back synchronously from their own task: no actor hop.
 final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectOwner, CancellationRegistry,
-  @unchecked Sendable
+  StoreLocking, @unchecked Sendable
 {
   private let reducer: any Reducer<State, Action>
   private let state: UnsafeMutablePointer<State>
@@ -43,7 +43,10 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
   private let scopeSlot: UnsafeMutablePointer<Unmanaged<ReduceScope>>
   private let threadKey = ThreadContext.key
   let runtime: TestRuntime?
-  private let onReduce: ((Action, ActionOrigin, borrowing State) -> Void)?
+  /// Told about every reduction and effect (see ``StoreObserver``); `nil` costs the send path nothing.
+  private let observer: (any StoreObserver<State, Action>)?
+  /// The observer's bookkeeping, outside any generic context; allocated only with an observer.
+  private let observation: UnsafeMutablePointer<ObservationCounters>?
   private let observationHook: (@Sendable () -> Void)?
 
   /// An action sent on the reducing thread, waiting for the current action to finish.
@@ -73,7 +76,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     reducer: any Reducer<State, Action>,
     dependencies: DependencyValues,
     runtime: TestRuntime?,
-    onReduce: ((Action, ActionOrigin, borrowing State) -> Void)?,
+    observer: (any StoreObserver<State, Action>)?,
     observationHook: (@Sendable () -> Void)?
   ) {
     self.reducer = reducer
@@ -87,8 +90,18 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     self.flags = .allocate(capacity: 1)
     self.flags.initialize(to: StoreFlags())
     self.runtime = runtime
-    self.onReduce = onReduce
+    self.observer = observer
     self.observationHook = observationHook
+    observation = observer.map { observer in
+      let counters = UnsafeMutablePointer<ObservationCounters>.allocate(capacity: 1)
+      counters.initialize(to: ObservationCounters(measuresTime: observer.measuresTime))
+      return counters
+    }
+    super.init()
+    observer?.storeDidStart(
+      ObservedStore(
+        initialState: initialState, dependencies: dependencies, reducerType: type(of: reducer),
+        lock: StoreLock(self)))
   }
 
   deinit {
@@ -98,6 +111,10 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     mutable.deallocate()
     scopeSlot.deallocate()
     flags.deallocate()
+    if let observation {
+      observer?.storeDidEnd()
+      observation.deallocate()
+    }
   }
 
   // MARK: Sending
@@ -119,7 +136,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
       return sendSlowly(action, origin: origin, cause: cause, context: context)
     }
     hold(context)
-    let effect = reduce(action, origin: origin, context: context)
+    let effect = reduce(action, origin: origin, cause: nil, context: context)
     if effect.isNone && !self.flags.pointee.hasQueued {
       release(context)
       if flags.isObserved { observationHook?() }
@@ -147,7 +164,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
       return StoreTask()
     }
     hold(context)
-    let effect = reduce(action, origin: origin, context: context)
+    let effect = reduce(action, origin: origin, cause: cause, context: context)
     return runBatch(startingWith: effect, of: action, cause: cause, context: context)
   }
 
@@ -165,16 +182,16 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     return StoreTask(deferred: deferred)
   }
 
-  /// Reduces one action. Call with the lock held by this thread.
+  /// Reduces one action (fed back by the effect `cause`, if any). Call with the lock held by this thread.
   @inline(__always)
   private func reduce(
-    _ action: Action, origin: ActionOrigin, context: UnsafeMutablePointer<ThreadContext>
+    _ action: Action, origin: ActionOrigin, cause: EffectRecord?, context: UnsafeMutablePointer<ThreadContext>
   ) -> Effect<Action> {
+    if observer != nil { return reduceObserved(action, origin: origin, cause: cause, context: context) }
     let outer = context.pointee.activeScope
     context.pointee.activeScope = scopeSlot.pointee
     let effect = reducer.reduce(into: &state.pointee, action: action)
     context.pointee.activeScope = outer
-    if let onReduce { onReduce(action, origin, state.pointee) }
     return effect
   }
 
@@ -203,12 +220,12 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
   }
 
   /// Runs `body` with the lock, or directly when this thread already holds it (a read from inside a reducer).
-  private func locked<T>(_ body: () -> T) -> T {
+  private func locked<T>(_ body: () throws -> T) rethrows -> T {
     let context = ThreadContext.current(key: threadKey)
-    if context.pointee.heldStores != nil, isHeld(by: context) { return body() }
+    if context.pointee.heldStores != nil, isHeld(by: context) { return try body() }
     lock.lock()
     defer { lock.unlock() }
-    return body()
+    return try body()
   }
 
   // MARK: Batches
@@ -217,10 +234,12 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
   private enum Work {
     /// Reduce an action fed back synchronously or sent re-entrantly; its effects go to `list`.
     case reduce(Action, ActionOrigin, cause: EffectRecord?, list: Int)
-    /// Start an effect returned for `action`.
-    case start(Effect<Action>, startedBy: Action, cancelIDs: [CancelID], cause: EffectRecord?, list: Int)
+    /// Start an effect returned for `action` (the store's `sequence`-th reduction, for observers).
+    case start(
+      Effect<Action>, startedBy: Action, sequence: UInt64, cancelIDs: [CancelID], cause: EffectRecord?, list: Int)
     /// Start the asynchronous rest of a concatenation, once its synchronous leading parts are done.
-    case spawnRest([Effect<Action>], startedBy: Action, cancelIDs: [CancelID], cause: EffectRecord?, list: Int)
+    case spawnRest(
+      [Effect<Action>], startedBy: Action, sequence: UInt64, cancelIDs: [CancelID], cause: EffectRecord?, list: Int)
   }
 
   /// What a batch collects while the lock is held and hands out after releasing it.
@@ -242,13 +261,15 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     var action = action
     while !flags.pointee.hasQueued, case let .send(next) = effect.node {
       action = next
-      effect = reduce(next, origin: .received, context: context)
+      effect = reduce(next, origin: .received, cause: cause, context: context)
     }
     if effect.isNone && !flags.pointee.hasQueued {
       return endBatch(Batch(), context: context)
     }
     var batch = Batch()
-    var work: [Work] = [.start(effect, startedBy: action, cancelIDs: [], cause: cause, list: 0)]
+    var work: [Work] = [
+      .start(effect, startedBy: action, sequence: lastSequence, cancelIDs: [], cause: cause, list: 0)
+    ]
     takeQueued(into: &work, batch: &batch)
     run(&work, batch: &batch, context: context)
     return endBatch(batch, context: context)
@@ -261,45 +282,53 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
       switch item {
       case let .reduce(action, origin, cause, list):
         if cause?.isCancelled == true { continue }
-        let effect = reduce(action, origin: origin, context: context)
-        work.append(.start(effect, startedBy: action, cancelIDs: [], cause: cause, list: list))
+        let effect = reduce(action, origin: origin, cause: cause, context: context)
+        work.append(
+          .start(effect, startedBy: action, sequence: lastSequence, cancelIDs: [], cause: cause, list: list))
         takeQueued(into: &work, batch: &batch)
 
-      case let .start(effect, action, cancelIDs, cause, list):
+      case let .start(effect, action, sequence, cancelIDs, cause, list):
         switch effect.node {
         case .none:
           continue
         case let .send(next):
           work.append(.reduce(next, .received, cause: cause, list: list))
         case let .run(run):
-          let record = spawn(cancelIDs: cancelIDs, cause: cause, startedBy: action, priority: run.priority) {
-            core, record, values in
+          let record = spawn(
+            cancelIDs: cancelIDs, cause: cause, startedBy: action, sequence: sequence, priority: run.priority
+          ) { core, record, values in
             await core.execute(run, record: record, values: values)
           }
           batch.lists[list].append(record)
         case let .merge(effects):
           for effect in effects.reversed() {
-            work.append(.start(effect, startedBy: action, cancelIDs: cancelIDs, cause: cause, list: list))
+            work.append(
+              .start(effect, startedBy: action, sequence: sequence, cancelIDs: cancelIDs, cause: cause, list: list))
           }
         case let .concatenate(effects):
           let leading = effects.prefix { $0.isSynchronous }.count
           if leading < effects.count {
             work.append(
-              .spawnRest(Array(effects[leading...]), startedBy: action, cancelIDs: cancelIDs, cause: cause, list: list))
+              .spawnRest(
+                Array(effects[leading...]), startedBy: action, sequence: sequence, cancelIDs: cancelIDs, cause: cause,
+                list: list))
           }
           for effect in effects[..<leading].reversed() {
-            work.append(.start(effect, startedBy: action, cancelIDs: cancelIDs, cause: cause, list: list))
+            work.append(
+              .start(effect, startedBy: action, sequence: sequence, cancelIDs: cancelIDs, cause: cause, list: list))
           }
         case let .cancellable(id, cancelInFlight, inner):
           if cancelInFlight { cancelHeld(id: id, into: &batch.cancellations) }
-          work.append(.start(inner, startedBy: action, cancelIDs: cancelIDs + [id], cause: cause, list: list))
+          work.append(
+            .start(
+              inner, startedBy: action, sequence: sequence, cancelIDs: cancelIDs + [id], cause: cause, list: list))
         case let .cancel(id):
           cancelHeld(id: id, into: &batch.cancellations)
         }
 
-      case let .spawnRest(effects, action, cancelIDs, cause, list):
+      case let .spawnRest(effects, action, sequence, cancelIDs, cause, list):
         let rest = effects.count == 1 ? effects[0] : Effect(.concatenate(effects))
-        let record = spawn(cancelIDs: cancelIDs, cause: cause, startedBy: action, priority: nil) {
+        let record = spawn(cancelIDs: cancelIDs, cause: cause, startedBy: action, sequence: sequence, priority: nil) {
           core, record, values in
           await DependencyValues.$taskValues.withValue(values) { await core.runToCompletion(rest, record: record) }
         }
@@ -349,6 +378,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     cancelIDs: [CancelID],
     cause: EffectRecord?,
     startedBy action: Action,
+    sequence: UInt64,
     priority: TaskPriority?,
     body: @escaping @Sendable (RootCore, EffectRecord, DependencyValues) async -> Void
   ) -> EffectRecord {
@@ -356,12 +386,14 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     let id = mutable.pointee.nextEffectID
     mutable.pointee.nextEffectID += 1
     record.id = id
+    record.sequence = sequence
     mutable.pointee.effects[id] = record
     for cancelID in cancelIDs { mutable.pointee.cancellables[cancelID, default: []].insert(id) }
     if let cause {
       record.parent = cause
       cause.children[id] = record
     }
+    if observer != nil { report(.started, record) }
     let values = mutable.pointee.scope.values
     if let runtime {
       runtime.taskStarted()
@@ -447,6 +479,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
   private func finish(_ record: EffectRecord) {
     locked {
       record.isFinished = true
+      if observer != nil { report(.finished, record) }
       mutable.pointee.effects.removeValue(forKey: record.id)
       for id in record.cancelIDs { removeCancellable(id, record.id) }
       record.pruneFromTree()
@@ -474,6 +507,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
           continue
         }
         record.isCancelled = true
+        if observer != nil { report(.cancelled, record) }
         if let task = record.task { cancellations.append { task.cancel() } }
       }
     }
@@ -520,6 +554,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
         record.forEachInTree { record in
           guard !record.isFinished, !record.isCancelled else { return }
           record.isCancelled = true
+          if observer != nil { report(.cancelled, record) }
           if let task = record.task { tasks.append(task) }
         }
       }
@@ -636,6 +671,44 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
 
   private func report(_ message: String) {
     dependencies.issueReporter.report(RuntimeIssue(message: message, fileID: "Unidirectional/Store", line: 0))
+  }
+
+  // MARK: Observer
+
+  /// ``reduce(_:origin:cause:context:)`` for a store with an observer: counts, times if asked, reports.
+  @inline(never)
+  private func reduceObserved(
+    _ action: Action, origin: ActionOrigin, cause: EffectRecord?, context: UnsafeMutablePointer<ThreadContext>
+  ) -> Effect<Action> {
+    guard let observer, let observation else { fatalError("an observed store without its bookkeeping") }
+    observation.pointee.sequence += 1
+    let measuresTime = observation.pointee.measuresTime
+    let start = measuresTime ? InstrumentationClock.nanoseconds : 0
+    let outer = context.pointee.activeScope
+    context.pointee.activeScope = scopeSlot.pointee
+    let effect = reducer.reduce(into: &state.pointee, action: action)
+    context.pointee.activeScope = outer
+    let timing = measuresTime ? ReducerTiming(start: start, nanoseconds: InstrumentationClock.nanoseconds &- start) : nil
+    let reduction = Reduction(
+      sequence: observation.pointee.sequence, origin: origin, effect: cause?.id, timing: timing)
+    observer.didReduce(action, reduction, state: state.pointee)
+    return effect
+  }
+
+  /// The sequence number of the last action reduced (0 without an observer). Call with the lock held.
+  private var lastSequence: UInt64 { observation?.pointee.sequence ?? 0 }
+
+  /// Tells the observer what happened to `record`. Call with the lock held.
+  private func report(_ kind: EffectEvent.Kind, _ record: EffectRecord) {
+    guard let observer, let observation else { return }
+    observer.effectDidChange(
+      EffectEvent(
+        kind: kind, effect: record.id, startedBy: record.sequence, parent: kind == .started ? record.parent?.id : nil,
+        time: observation.pointee.measuresTime ? InstrumentationClock.nanoseconds : nil))
+  }
+
+  func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    try locked(body)
   }
 }
 

@@ -1,0 +1,56 @@
+/// Sees what a store does, as it does it: every action it reduces — where it came from, its place in the store's
+/// sequence and, if asked, how long the reducer took — and every effect it starts, cancels and finishes.
+///
+/// Install observers when you create the store (``Store/init(initialState:observers:reducer:withDependencies:)``);
+/// action logs (`UnidirectionalActionLog`), ``StoreTracer`` and the `TestStore` are built on this hook.
+///
+/// ```swift
+/// final class SlowActionLogger: StoreObserver, @unchecked Sendable {
+///   var measuresTime: Bool { true }
+///   func didReduce(_ action: Counter.Action, _ reduction: Reduction, state: borrowing Counter.State) {
+///     if let timing = reduction.timing, timing.nanoseconds > 1_000_000 { print("slow: \(describe(action))") }
+///   }
+/// }
+/// let store = Store(initialState: Counter.State(), observers: [SlowActionLogger()]) { Counter() }
+/// ```
+///
+/// **Every method is called with the store's lock held**, in the order things happen, one call at a time: keep it
+/// short (copy what you need and format or write it on another thread), don't block, and don't call back into the
+/// store. State an observer changes only from these methods needs no lock of its own.
+///
+/// Cost: a store without observers pays nothing for this hook. With one that does nothing, a `send` pays for the
+/// calls (a few nanoseconds); ``measuresTime`` adds two clock readings per action.
+public protocol StoreObserver<State, Action>: AnyObject, Sendable {
+  /// The observed store's state.
+  associatedtype State
+  /// The observed store's actions.
+  associatedtype Action: Sendable
+
+  /// Whether the store reads ``InstrumentationClock`` for this observer: the start and duration of every reducer
+  /// call (``Reduction/timing``) and the time of every effect event. Read once, when the store is created.
+  var measuresTime: Bool { get }
+
+  /// Called once, as the store is created, before it reduces anything.
+  func storeDidStart(_ store: ObservedStore<State>)
+
+  /// Called after the reducer has run for `action`, with the state it left.
+  func didReduce(_ action: Action, _ reduction: Reduction, state: borrowing State)
+
+  /// Called when an effect starts, is cancelled, and finishes.
+  func effectDidChange(_ event: EffectEvent)
+
+  /// Called once, when the store (and every store scoped from it) has been released and its last effect has
+  /// ended: nothing more will be reported.
+  func storeDidEnd()
+}
+
+extension StoreObserver {
+  /// No clock readings.
+  public var measuresTime: Bool { false }
+  /// Does nothing.
+  public func storeDidStart(_ store: ObservedStore<State>) {}
+  /// Does nothing.
+  public func effectDidChange(_ event: EffectEvent) {}
+  /// Does nothing.
+  public func storeDidEnd() {}
+}
