@@ -8,29 +8,38 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "Unidirectional", targets: ["Unidirectional"]),
+    .library(name: "UnidirectionalActionLog", targets: ["UnidirectionalActionLog"]),
     .library(name: "UnidirectionalTesting", targets: ["UnidirectionalTesting"]),
     .library(name: "Features", targets: ["Features"]),
     .executable(name: "demo", targets: ["Demo"]),
     .executable(name: "unidirectional-bench", targets: ["UnidirectionalBench"]),
   ],
   targets: [
-    // The architecture: Store, Reducer, Effect, Dependencies, Clocks, action logs.
+    // The architecture: Store, Reducer, Effect, Dependencies, Clocks, Diff, store observers, change printing, traces.
     .target(name: "Unidirectional"),
+    // Action logs: record a store's actions to a file and replay them (through the core's public StoreObserver).
+    .target(name: "UnidirectionalActionLog", dependencies: ["Unidirectional"]),
     // TestStore and test helpers: the only library module that imports XCTest and Swift Testing.
     .target(name: "UnidirectionalTesting", dependencies: ["Unidirectional"]),
     // The product's features, a folder each, with their clients (interface, test/preview values, live).
     .target(name: "Features", dependencies: ["Unidirectional"]),
     // The headless demo host: `swift run demo`.
-    .executableTarget(name: "Demo", dependencies: ["Unidirectional", "Features"], path: "Demos/Demo"),
+    .executableTarget(
+      name: "Demo", dependencies: ["Unidirectional", "UnidirectionalActionLog", "Features"], path: "Demos/Demo"),
     // `swift run -c release unidirectional-bench`: every case next to its raw baseline, in one process.
     .executableTarget(
       name: "UnidirectionalBench",
-      dependencies: ["Unidirectional", "UnidirectionalTesting", "Features"],
+      dependencies: ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalTesting", "Features"],
       path: "Benchmarks/UnidirectionalBench"
     ),
     .testTarget(name: "UnidirectionalTests", dependencies: ["Unidirectional", "UnidirectionalTesting"]),
+    .testTarget(
+      name: "UnidirectionalActionLogTests",
+      dependencies: ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalTesting"]),
     .testTarget(name: "UnidirectionalTestingTests", dependencies: ["Unidirectional", "UnidirectionalTesting"]),
-    .testTarget(name: "FeaturesTests", dependencies: ["Unidirectional", "UnidirectionalTesting", "Features"]),
+    .testTarget(
+      name: "FeaturesTests",
+      dependencies: ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalTesting", "Features"]),
     // Live clients against real servers on 127.0.0.1 that the tests start and stop themselves.
     .testTarget(name: "IntegrationTests", dependencies: ["Unidirectional", "UnidirectionalTesting", "Features"]),
   ],

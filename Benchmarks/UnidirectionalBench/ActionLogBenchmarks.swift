@@ -1,5 +1,6 @@
 import Foundation
 import Unidirectional
+import UnidirectionalActionLog
 
 /// The state the action log benchmarks record and replay.
 struct LogBenchState: Codable, Equatable, Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import Unidirectional
+import UnidirectionalActionLog
 
 /// A tiny counter with a timer effect: the smallest headless host (state changes printed as they happen).
 struct CounterCommand: DemoCommand {

@@ -1,6 +1,7 @@
 import Features
 import Foundation
 import Unidirectional
+import UnidirectionalActionLog
 
 /// `demo replay FILE`: replays an action log (recorded with `demo counter --record FILE`) through its feature's reducer
 /// without running effects, printing every step as its action and the state diff it made.

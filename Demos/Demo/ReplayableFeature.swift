@@ -1,5 +1,6 @@
 import Foundation
 import Unidirectional
+import UnidirectionalActionLog
 
 /// A feature whose action logs `demo replay` can replay: its name (as in a log's header) and its reducer.
 ///

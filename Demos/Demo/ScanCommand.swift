@@ -1,6 +1,7 @@
 import Features
 import Foundation
 import Unidirectional
+import UnidirectionalActionLog
 
 /// `demo scan` (the default command): the whole scan → model → upload flow of ``ScanFeature``, headless.
 ///

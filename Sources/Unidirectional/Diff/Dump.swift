@@ -332,8 +332,13 @@ struct DumpBuilder {
 
 // MARK: - Type names
 
-/// A readable name for `type`: module names and anonymous/private contexts are dropped.
-func typeName(_ type: Any.Type) -> String {
+/// A readable name for `type`, as ``customDump(_:)`` and ``describe(_:)`` write it: module names and
+/// anonymous/private contexts are dropped.
+///
+/// ```swift
+/// typeName(Counter.State.self)   // "Counter.State"
+/// ```
+public func typeName(_ type: Any.Type) -> String {
   let reflected = Array(String(reflecting: type))
   // Pass 1: drop "(unknown context at $…)." and "(extension in M):", unwrap "(Name in _hash)".
   var cleaned = ""

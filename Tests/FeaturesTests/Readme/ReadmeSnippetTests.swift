@@ -2,6 +2,7 @@ import Features
 import Foundation
 import Testing
 import Unidirectional
+import UnidirectionalActionLog
 import UnidirectionalTesting
 
 /// The README's "Composing features" and "Action logs" snippets, kept compiling and passing here (inside a suite so

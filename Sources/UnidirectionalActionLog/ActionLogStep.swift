@@ -1,3 +1,5 @@
+import Unidirectional
+
 /// One action of a log replayed through a reducer: the action, where it came from, and the state before and
 /// after it.
 ///

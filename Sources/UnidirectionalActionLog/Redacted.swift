@@ -1,4 +1,5 @@
 import Foundation
+import Unidirectional
 
 /// A value that never reaches an action log, a dump, a diff or a printed description: each shows `<redacted>`.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import Unidirectional
 
 /// Computes an ``ActionLogFingerprint`` straight from a value's `Encodable` form: no JSON text, no tree, no
 /// sorting. Objects combine their entries with a commutative sum, so key order (and a dictionary's or set's hash

@@ -1,3 +1,5 @@
+import Unidirectional
+
 extension Store where State: Encodable, Action: Encodable {
   /// A store that records every action it reduces to `recorder`'s file (and reports to `observers`, if any).
   ///

@@ -1,4 +1,5 @@
 import Foundation
+import Unidirectional
 
 /// Reads a file line by line through a fixed-size buffer, so memory does not grow with the file's length (only
 /// with its longest line, up to ``maximumLineLength``).

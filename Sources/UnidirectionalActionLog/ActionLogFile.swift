@@ -1,4 +1,5 @@
 import Foundation
+import Unidirectional
 
 /// The file an ``ActionRecorder`` writes: created (or truncated) with owner-only permissions, written with
 /// `write(2)` from one thread at a time, synchronized to disk when closed.

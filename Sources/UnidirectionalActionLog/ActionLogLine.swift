@@ -1,4 +1,5 @@
 import Foundation
+import Unidirectional
 
 /// One action line of a log, as decoded for replay.
 ///

@@ -1,3 +1,5 @@
+import Unidirectional
+
 /// An action (or any value in a logged action or state) that replaces its secrets before it is written to an
 /// action log or fingerprinted.
 ///

@@ -1,3 +1,5 @@
+import Unidirectional
+
 /// Why an action log could not be written or read. Errors about a line name its line number (the header is
 /// line 1); every step before that line has been replayed and is still available.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import Unidirectional
 
 /// Replays an action log through a reducer, one step at a time, from the log's initial state — without running
 /// any effect — and checks every step against the recorded state fingerprints.
@@ -38,7 +39,7 @@ public final class ActionLogReplay<R: Reducer> where R.State: Codable, R.Action:
   private let reducer: R
   private let reader: ActionLogLineReader
   private let decoder = JSONDecoder()
-  private let scope: ReduceScope
+  private let dependencies: DependencyValues
   /// Whether `firstDivergence` is set (a flag: testing the optional generic value costs a metadata lookup).
   private var hasDiverged = false
 
@@ -66,7 +67,7 @@ public final class ActionLogReplay<R: Reducer> where R.State: Codable, R.Action:
     self.verifiesFingerprints = verifyFingerprints
     var dependencies = DependencyValues(context: .test)
     prepareDependencies(&dependencies)
-    scope = ReduceScope(values: dependencies)
+    self.dependencies = dependencies
     if verifyFingerprints, let recorded = header.initialFingerprint {
       let replayed = try fingerprint(initialState, line: 1)
       if replayed != recorded {
@@ -111,7 +112,7 @@ public final class ActionLogReplay<R: Reducer> where R.State: Codable, R.Action:
     let before = state
     var after = state
     // Effects are dropped: what they fed back is on the following lines.
-    _ = ReduceScope.with(scope) { reducer.reduce(into: &after, action: action) }
+    _ = withDependencies { $0 = dependencies } operation: { reducer.reduce(into: &after, action: action) }
     state = after
     stepCount += 1
 

@@ -1,4 +1,5 @@
 import Foundation
+import Unidirectional
 
 /// Records every action a store reduces to a file, in order — actions sent by the host and actions fed back by
 /// effects — for ``ActionLogReplay`` to replay later.

@@ -1,3 +1,5 @@
+import Unidirectional
+
 /// A stable 64-bit hash of a state's encoded (`Encodable`) form, written on each action log line so a replay can
 /// find the first step where a changed reducer produces a different state.
 ///

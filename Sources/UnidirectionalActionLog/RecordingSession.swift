@@ -1,4 +1,5 @@
 import Foundation
+import Unidirectional
 
 /// What ``ActionRecorder`` needs from a recording, whatever the store's `State` and `Action` types.
 protocol AnyRecordingSession: AnyObject, Sendable {

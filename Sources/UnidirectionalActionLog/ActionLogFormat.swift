@@ -1,4 +1,5 @@
 import Foundation
+import Unidirectional
 
 /// Writes the lines of an action log (JSON Lines, UTF-8, one `\n` after every line).
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import Unidirectional
 
 /// The first line of an action log: which feature recorded it, in which format, with which fingerprints.
 ///

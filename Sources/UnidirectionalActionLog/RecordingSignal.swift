@@ -1,4 +1,5 @@
 import Foundation
+import Unidirectional
 
 /// The mutex and condition variable a recording's producer, writer thread and callers of `flush`/`close` share.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import Unidirectional
 
 /// Encodes `Encodable` values as canonical JSON: the one byte-exact form action logs are written in (actions and
 /// the initial state), the same for equal values in every process.

@@ -1,5 +1,6 @@
 import Foundation
 import Unidirectional
+import UnidirectionalActionLog
 import XCTest
 
 final class ActionLogFingerprintTests: XCTestCase {

@@ -1,4 +1,5 @@
 import Foundation
+import Unidirectional
 
 /// A value a ``Redacted`` field takes when it is read back from an action log, where only `"<redacted>"` was
 /// written.

@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-@testable import Unidirectional
+import Unidirectional
+@testable import UnidirectionalActionLog
 
 final class ActionRecorderTests: XCTestCase {
   func testRecordsHeaderAndEveryReducedActionInOrder() async throws {

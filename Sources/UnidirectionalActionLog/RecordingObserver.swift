@@ -1,3 +1,5 @@
+import Unidirectional
+
 /// The store observer an ``ActionRecorder`` records through: it starts the recording when the store starts and
 /// appends every reduced action to it.
 final class RecordingObserver<State: Encodable, Action: Encodable & Sendable>: StoreObserver, @unchecked Sendable {

@@ -1,3 +1,5 @@
+import Unidirectional
+
 /// The first point where a replay's state differs from the recorded one: the reducer (or the state's shape)
 /// changed since the log was recorded.
 ///

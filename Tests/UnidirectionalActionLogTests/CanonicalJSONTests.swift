@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-@testable import Unidirectional
+import Unidirectional
+@testable import UnidirectionalActionLog
 
 final class CanonicalJSONTests: XCTestCase {
   private struct Nested: Codable, Equatable {

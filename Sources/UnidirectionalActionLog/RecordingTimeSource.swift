@@ -1,4 +1,5 @@
 import Foundation
+import Unidirectional
 
 /// Reads the store's injected clock as nanoseconds since recording started, as cheaply as the clock allows: it
 /// runs for every recorded action, inside the store's lock.

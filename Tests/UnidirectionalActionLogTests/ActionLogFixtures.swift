@@ -1,5 +1,6 @@
 import Foundation
 import Unidirectional
+import UnidirectionalActionLog
 import XCTest
 
 /// A small feature with every kind of action a log holds: sent, fed back by `.send`, fed back by `.run` on the
