@@ -27,7 +27,8 @@ public protocol StoreObserver<State, Action>: AnyObject, Sendable {
   associatedtype Action: Sendable
 
   /// Whether the store reads ``InstrumentationClock`` for this observer: the start and duration of every reducer
-  /// call (``Reduction/timing``) and the time of every effect event. Read once, when the store is created.
+  /// call (``Reduction/timing``) and the time of every effect event. Read once, when the store is created; when
+  /// several observers share a store, all of them get times if any asks.
   var measuresTime: Bool { get }
 
   /// Called once, as the store is created, before it reduces anything.
