@@ -42,8 +42,13 @@ struct BenchmarkResult {
 func median(rounds: Int, _ body: () async -> Double) async -> Double {
   var samples: [Double] = []
   for _ in 0..<rounds { samples.append(await body()) }
-  samples.sort()
-  return samples[samples.count / 2]
+  return medianOf(samples)
+}
+
+/// The median of samples already taken.
+func medianOf(_ samples: [Double]) -> Double {
+  let sorted = samples.sorted()
+  return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
 }
 
 /// Nanoseconds per iteration of `body` run `iterations` times.

@@ -122,10 +122,9 @@ func blackHole<T>(_ value: T) {
 func opaque<T>(_ value: T) -> T { value }
 
 enum CoreBenchmarks {
-  static func profile(_ name: String) {
+  static func profile(_ name: String, iterations: Int) {
     let store = Store(initialState: BenchState()) { BenchFeature() }
     let scopedStore = Store(initialState: BenchState()) { ScopedRootFeature() }
-    let iterations = 50_000_000
     switch name {
     case "send_effect_roundtrip": for _ in 0..<iterations { store.send(.ping) }
     case "scoped_send_3": for _ in 0..<iterations { scopedStore.send(.child(.child(.child(.increment)))) }
@@ -137,7 +136,9 @@ enum CoreBenchmarks {
         done.signal()
       }
       done.wait()
-    default: for _ in 0..<iterations { store.send(.increment) }
+    default:
+      if InstrumentationBenchmarks.profile(name, iterations: iterations) { return }
+      for _ in 0..<iterations { store.send(.increment) }
     }
   }
 

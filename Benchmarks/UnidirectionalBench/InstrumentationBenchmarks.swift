@@ -1,0 +1,99 @@
+import Foundation
+import Unidirectional
+
+/// An observer that does nothing: what installing the hook costs by itself.
+final class NoOpObserver: StoreObserver, @unchecked Sendable {
+  let measuresTime: Bool
+
+  init(measuresTime: Bool) { self.measuresTime = measuresTime }
+
+  func didReduce(_ action: BenchAction, _ reduction: Reduction, state: borrowing BenchState) {}
+}
+
+/// What seeing a running store costs on `send`: an installed observer (no-op, without and with reducer timing),
+/// change printing to /dev/null. Each against plain `send` on the same feature, interleaved in the same run.
+enum InstrumentationBenchmarks {
+  /// The cases `--profile` knows besides the core's; returns false for an unknown name.
+  static func profile(_ name: String, iterations: Int) -> Bool {
+    switch name {
+    case "send_observer_noop", "send_observer_timed":
+      let store = Store(
+        initialState: BenchState(), observers: [NoOpObserver(measuresTime: name == "send_observer_timed")]
+      ) { BenchFeature() }
+      for _ in 0..<iterations { store.send(.increment) }
+    case "send_print_changes":
+      guard let printer = devNullPrinter() else { return true }
+      let store = Store(initialState: BenchState()) { BenchFeature().printChanges(to: printer) }
+      for start in stride(from: 0, to: iterations, by: 1_000) {
+        for _ in start..<min(start + 1_000, iterations) { store.send(.increment) }
+        printer.flush()
+      }
+    default:
+      return false
+    }
+    return true
+  }
+
+  static func all(rounds: Int) async -> [BenchmarkResult] {
+    let iterations = 2_000_000
+    let plain = Store(initialState: BenchState()) { BenchFeature() }
+    let noOp = Store(initialState: BenchState(), observers: [NoOpObserver(measuresTime: false)]) { BenchFeature() }
+    let timed = Store(initialState: BenchState(), observers: [NoOpObserver(measuresTime: true)]) { BenchFeature() }
+    var plainSamples: [Double] = []
+    var noOpSamples: [Double] = []
+    var timedSamples: [Double] = []
+    for _ in 0..<rounds {
+      plainSamples.append(measure(iterations: iterations) { plain.send(.increment) })
+      noOpSamples.append(measure(iterations: iterations) { noOp.send(.increment) })
+      timedSamples.append(measure(iterations: iterations) { timed.send(.increment) })
+    }
+    let send = medianOf(plainSamples)
+    var results = [
+      BenchmarkResult(
+        name: "send, observer installed (no-op)", nsPerOp: medianOf(noOpSamples), baselineName: "send (interleaved)",
+        baselineNsPerOp: send, target: "≤ 1.3× send"),
+      BenchmarkResult(
+        name: "send, observer with reducer timing (no-op)", nsPerOp: medianOf(timedSamples),
+        baselineName: "send (interleaved)", baselineNsPerOp: send, target: "reference: 2 clock readings more"),
+    ]
+
+    // Printing: bursts of 1,000 sends (well under the printer's 10,000 pending), each followed by an untimed
+    // flush while the printer formats and writes to /dev/null; interleaved with the same bursts unprinted.
+    if let printer = devNullPrinter() {
+      let printed = Store(initialState: BenchState()) { BenchFeature().printChanges(to: printer) }
+      let burst = 1_000
+      var plainBursts: [Double] = []
+      var printedBursts: [Double] = []
+      var printerSamples: [Double] = []
+      for _ in 0..<201 {
+        plainBursts.append(measure(iterations: burst) { plain.send(.increment) })
+        printedBursts.append(measure(iterations: burst) { printed.send(.increment) })
+        let start = DispatchTime.now().uptimeNanoseconds
+        printer.flush()
+        printerSamples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(burst))
+      }
+      let sendBurst = medianOf(plainBursts)
+      results.append(
+        BenchmarkResult(
+          name: "send, printChanges to /dev/null (sender)", nsPerOp: medianOf(printedBursts),
+          baselineName: "send (same bursts)", baselineNsPerOp: sendBurst, target: "reference"))
+      let formatting = medianOf(printerSamples)
+      results.append(
+        BenchmarkResult(
+          name: "printChanges: formatting + writing (printer queue, per action)", nsPerOp: formatting,
+          baselineName: "send (same bursts)", baselineNsPerOp: sendBurst,
+          target: String(format: "reference: %.0f actions/s", 1e9 / formatting)))
+    }
+    return results
+  }
+
+  /// A change printer writing to /dev/null.
+  static func devNullPrinter() -> ChangePrinter? {
+    let descriptor = open("/dev/null", O_WRONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      FileHandle.standardError.write(Data("cannot open /dev/null\n".utf8))
+      return nil
+    }
+    return ChangePrinter(fileDescriptor: descriptor)
+  }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Where ``Reducer/printChanges(to:)`` prints, formatted on a background queue so the store is not slowed by the
+/// terminal.
+///
+/// ```swift
+/// Counter().printChanges()                                   // standard output
+/// Counter().printChanges(to: ChangePrinter(fileDescriptor: 2)) // standard error
+/// let lines = LockIsolated<[String]>([])
+/// Counter().printChanges(to: ChangePrinter { text in lines.withLock { $0.append(text) } })
+/// ```
+///
+/// Each action is printed as `action: …` and the diff of the state it changed (``diff(_:_:)``, unchanged runs
+/// collapsed), or `(no state change)`. Secrets print as `<redacted>` wherever `customDump` hides them (`Redacted`,
+/// types that are ``CustomDumpStringConvertible``). At most 10,000 actions wait to be printed; past that the printer
+/// skips actions and says how many.
+public final class ChangePrinter: Sendable {
+  /// Prints with `print`, in order with the host's own `print` output.
+  public static let standardOutput = ChangePrinter { text in print(text, terminator: "") }
+
+  private let changes: DrainQueue<@Sendable () -> String>
+
+  /// A printer handing each formatted change (one or more lines, each ending with a newline) to `write`, on its
+  /// background queue.
+  public init(limit: Int = 10_000, write: @escaping @Sendable (String) -> Void) {
+    changes = DrainQueue(label: "Unidirectional.ChangePrinter", limit: limit) { renderers, dropped in
+      var text = ""
+      for render in renderers { text += render() }
+      if dropped > 0 {
+        text += "… \(dropped) action\(dropped == 1 ? "" : "s") not printed: the printer fell behind\n"
+      }
+      write(text)
+    }
+  }
+
+  /// A printer writing to an open file descriptor (1 for standard output, 2 for standard error, a file, a pipe),
+  /// which it does not close.
+  public convenience init(fileDescriptor: Int32) {
+    let handle = FileHandle(fileDescriptor: fileDescriptor, closeOnDealloc: false)
+    self.init { text in try? handle.write(contentsOf: Data(text.utf8)) }
+  }
+
+  /// Returns once every change handed to the printer before the call has been written.
+  public func flush() {
+    changes.flush()
+  }
+
+  /// Queues one reduced action; the formatting happens on the printer's queue.
+  func enqueue<State: Sendable, Action: Sendable>(_ action: Action, from before: State, to after: State) {
+    changes.append { Self.format(action, from: before, to: after) }
+  }
+
+  /// `action: …` and the state's diff, or `(no state change)`.
+  static func format<State, Action>(_ action: Action, from before: State, to after: State) -> String {
+    guard let change = diff(before, after) else { return "action: \(describe(action)) (no state change)\n" }
+    return "action: \(describe(action))\n\(change)\n"
+  }
+}
