@@ -11,7 +11,8 @@ final class NoOpObserver: StoreObserver, @unchecked Sendable {
 }
 
 /// What seeing a running store costs on `send`: an installed observer (no-op, without and with reducer timing),
-/// change printing to /dev/null. Each against plain `send` on the same feature, interleaved in the same run.
+/// change printing to /dev/null, tracing to a file. Each against plain `send` on the same feature, interleaved in the
+/// same run.
 enum InstrumentationBenchmarks {
   /// The cases `--profile` knows besides the core's; returns false for an unknown name.
   static func profile(_ name: String, iterations: Int) -> Bool {
@@ -21,6 +22,18 @@ enum InstrumentationBenchmarks {
         initialState: BenchState(), observers: [NoOpObserver(measuresTime: name == "send_observer_timed")]
       ) { BenchFeature() }
       for _ in 0..<iterations { store.send(.increment) }
+    case "send_traced":
+      let url = FileManager.default.temporaryDirectory.appendingPathComponent("unidirectional-profile.trace.json")
+      guard let tracer = try? StoreTracer(fileURL: url) else { return true }
+      let store = Store(initialState: BenchState(), observers: [tracer.observer(for: BenchFeature.self)]) {
+        BenchFeature()
+      }
+      for start in stride(from: 0, to: iterations, by: 1_000) {
+        for _ in start..<min(start + 1_000, iterations) { store.send(.increment) }
+        try? tracer.flush()
+      }
+      try? tracer.close()
+      try? FileManager.default.removeItem(at: url)
     case "send_print_changes":
       guard let printer = devNullPrinter() else { return true }
       let store = Store(initialState: BenchState()) { BenchFeature().printChanges(to: printer) }
@@ -84,7 +97,38 @@ enum InstrumentationBenchmarks {
           baselineName: "send (same bursts)", baselineNsPerOp: sendBurst,
           target: String(format: "reference: %.0f actions/s", 1e9 / formatting)))
     }
+    results += traced(plain: plain)
     return results
+  }
+
+  /// Tracing: the same bursts on a store traced to a temporary file (flushed, untimed, after each burst).
+  private static func traced(plain: Store<BenchState, BenchAction>) -> [BenchmarkResult] {
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("unidirectional-bench-\(ProcessInfo.processInfo.processIdentifier).trace.json")
+    defer { try? FileManager.default.removeItem(at: url) }
+    do {
+      let tracer = try StoreTracer(fileURL: url)
+      let store = Store(initialState: BenchState(), observers: [tracer.observer(for: BenchFeature.self)]) {
+        BenchFeature()
+      }
+      let burst = 1_000
+      var plainBursts: [Double] = []
+      var tracedBursts: [Double] = []
+      for _ in 0..<201 {
+        plainBursts.append(measure(iterations: burst) { plain.send(.increment) })
+        tracedBursts.append(measure(iterations: burst) { store.send(.increment) })
+        try tracer.flush()
+      }
+      try tracer.close()
+      return [
+        BenchmarkResult(
+          name: "send, traced by StoreTracer (sender)", nsPerOp: medianOf(tracedBursts),
+          baselineName: "send (same bursts)", baselineNsPerOp: medianOf(plainBursts), target: "reference")
+      ]
+    } catch {
+      FileHandle.standardError.write(Data("trace benchmark failed: \(error)\n".utf8))
+      return []
+    }
   }
 
   /// A change printer writing to /dev/null.

@@ -10,14 +10,17 @@ struct CounterCommand: DemoCommand {
     --to N          how far to count (default 3)
     --interval MS   milliseconds between ticks (default 100)
     --record FILE   write an action log of the run (replay it with `demo replay FILE`)
-    """
+    """ + "\n" + StoreInstruments.usage(column: 16)
 
   static func run(arguments: [String]) async -> Int32 {
     let target: Int
     let interval: Int
     let recordPath: String?
+    let options: OptionParser
     do {
-      let options = try OptionParser(arguments, valueOptions: ["--to", "--interval", "--record"])
+      options = try OptionParser(
+        arguments, valueOptions: StoreInstruments.valueOptions.union(["--to", "--interval", "--record"]),
+        flagOptions: StoreInstruments.flagOptions)
       guard options.positional.isEmpty else { throw UsageError("unexpected argument \(options.positional[0])") }
       guard let to = Int(options.values["--to"] ?? "3"), (1...1_000).contains(to) else {
         throw UsageError("--to must be a whole number from 1 to 1000")
@@ -32,20 +35,26 @@ struct CounterCommand: DemoCommand {
     }
 
     var recorder: ActionRecorder?
+    let instruments: StoreInstruments
     do {
-      if let recordPath { recorder = try ActionRecorder(fileURL: URL(fileURLWithPath: recordPath)) }
+      if let recordPath {
+        recorder = try ActionRecorder(fileURL: URL(fileURLWithPath: recordPath), feature: "TimerCounter")
+      }
+      instruments = try StoreInstruments(options, command: name)
     } catch {
       FileHandle.standardError.write(Data("demo counter: \(error)\n".utf8))
       return 1
     }
+    defer { instruments.finish() }
+    let observers = instruments.observers(for: TimerCounter.self)
     let store: Store<TimerCounter.State, TimerCounter.Action>
     if let recorder {
-      store = Store(initialState: TimerCounter.State(target: target), recordingTo: recorder) {
-        TimerCounter(interval: .milliseconds(interval))
+      store = Store(initialState: TimerCounter.State(target: target), recordingTo: recorder, observers: observers) {
+        TimerCounter(interval: .milliseconds(interval)).printChanges(to: instruments.printer)
       }
     } else {
-      store = Store(initialState: TimerCounter.State(target: target)) {
-        TimerCounter(interval: .milliseconds(interval))
+      store = Store(initialState: TimerCounter.State(target: target), observers: observers) {
+        TimerCounter(interval: .milliseconds(interval)).printChanges(to: instruments.printer)
       }
     }
     let printer = Task {

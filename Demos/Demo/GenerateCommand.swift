@@ -19,7 +19,7 @@ struct GenerateCommand: DemoCommand {
     --base-url URL         the service's address for karlo/openai (default its public API)
     --delivery KIND        base64 (default) or url: how the service hands back images
     --timeout SECONDS      how long to wait for the service (default 120)
-    """
+    """ + "\n" + StoreInstruments.usage(column: 23)
 
   /// The options after parsing and validation.
   struct Options {
@@ -34,6 +34,8 @@ struct GenerateCommand: DemoCommand {
     var baseURL: URL?
     var delivery = ImageGenerationConfiguration.ImageDelivery.base64
     var timeout = Duration.seconds(120)
+    var printChanges = false
+    var tracePath: String?
   }
 
   static func run(arguments: [String]) async -> Int32 {
@@ -62,8 +64,19 @@ struct GenerateCommand: DemoCommand {
       client = .preview
     }
 
-    let store = Store(initialState: ImageGenerationFeature.State(saveFolder: options.out)) {
-      ImageGenerationFeature()
+    let instruments: StoreInstruments
+    do {
+      instruments = try StoreInstruments(printChanges: options.printChanges, tracePath: options.tracePath, command: name)
+    } catch {
+      FileHandle.standardError.write(Data("demo generate: \(error)\n".utf8))
+      return 1
+    }
+    defer { instruments.finish() }
+    let store = Store(
+      initialState: ImageGenerationFeature.State(saveFolder: options.out),
+      observers: instruments.observers(for: ImageGenerationFeature.self)
+    ) {
+      ImageGenerationFeature().printChanges(to: instruments.printer)
     } withDependencies: {
       $0.imageGeneration = client
       $0.generatedImageStorage = .live
@@ -118,10 +131,11 @@ struct GenerateCommand: DemoCommand {
   static func parse(_ arguments: [String]) throws(UsageError) -> Options {
     let parser = try OptionParser(
       arguments,
-      valueOptions: [
+      valueOptions: Set([
         "--prompt", "--negative", "--tags", "--size", "--samples", "--out", "--backend", "--base-url", "--delivery",
         "--timeout",
-      ])
+      ]).union(StoreInstruments.valueOptions),
+      flagOptions: StoreInstruments.flagOptions)
     guard parser.positional.isEmpty else { throw UsageError("unexpected argument \(parser.positional[0])") }
     let values = parser.values
     guard let prompt = values["--prompt"], !prompt.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
@@ -187,6 +201,11 @@ struct GenerateCommand: DemoCommand {
       }
       options.timeout = .milliseconds(Int(seconds * 1_000))
     }
+    if let trace = values["--trace"] {
+      guard !trace.isEmpty else { throw UsageError("--trace can't be empty") }
+      options.tracePath = trace
+    }
+    options.printChanges = parser.flags.contains("--print-changes")
     return options
   }
 }

@@ -19,7 +19,7 @@ struct ScanCommand: DemoCommand {
     --script FILE     play this capture script (lines of "DELAY EVENT", e.g. "200ms ready", "100ms shot")
     --out DIR         where the shots and the model go (default: a new folder in the temporary directory)
     --record FILE     write an action log of the run (replay it with `demo replay FILE`)
-    """
+    """ + "\n" + StoreInstruments.usage(column: 18)
 
   /// The environment variable the token can come from instead of `--token`.
   static let tokenVariable = "UNIDIRECTIONAL_API_TOKEN"
@@ -32,6 +32,8 @@ struct ScanCommand: DemoCommand {
     var scriptName = "standard script"
     var out: URL?
     var recordURL: URL?
+    var printChanges = false
+    var tracePath: String?
   }
 
   /// How the flow ended.
@@ -73,18 +75,29 @@ struct ScanCommand: DemoCommand {
     var recorder: ActionRecorder?
     if let recordURL = options.recordURL {
       do {
-        recorder = try ActionRecorder(fileURL: recordURL)
+        recorder = try ActionRecorder(fileURL: recordURL, feature: "ScanFeature")
       } catch {
         FileHandle.standardError.write(Data("demo scan: cannot record to \(recordURL.path): \(error)\n".utf8))
         return 1
       }
     }
+    let instruments: StoreInstruments
+    do {
+      instruments = try StoreInstruments(printChanges: options.printChanges, tracePath: options.tracePath, command: name)
+    } catch {
+      FileHandle.standardError.write(Data("demo scan: \(error)\n".utf8))
+      return 1
+    }
+    defer { instruments.finish() }
+    let observers = instruments.observers(for: ScanFeature.self)
     if let recorder {
       store = Store(
-        initialState: initialState, recordingTo: recorder, reducer: { ScanFeature() },
-        withDependencies: prepareDependencies)
+        initialState: initialState, recordingTo: recorder, observers: observers,
+        reducer: { ScanFeature().printChanges(to: instruments.printer) }, withDependencies: prepareDependencies)
     } else {
-      store = Store(initialState: initialState, reducer: { ScanFeature() }, withDependencies: prepareDependencies)
+      store = Store(
+        initialState: initialState, observers: observers,
+        reducer: { ScanFeature().printChanges(to: instruments.printer) }, withDependencies: prepareDependencies)
     }
     console.line("scan: working in \(folder.path)")
     let shotText = options.shotFolder.map { "shots from \($0.path)" } ?? "drawn shots"
@@ -201,7 +214,9 @@ struct ScanCommand: DemoCommand {
   /// Parses and validates `arguments`; the token may come from `environment`.
   static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> Options {
     let parser = try OptionParser(
-      arguments, valueOptions: ["--api", "--token", "--shots", "--script", "--out", "--record"])
+      arguments,
+      valueOptions: StoreInstruments.valueOptions.union(["--api", "--token", "--shots", "--script", "--out", "--record"]),
+      flagOptions: StoreInstruments.flagOptions)
     guard parser.positional.isEmpty else { throw UsageError("unexpected argument \(parser.positional[0])") }
     let values = parser.values
     var options = Options()
@@ -253,6 +268,11 @@ struct ScanCommand: DemoCommand {
       guard !record.isEmpty else { throw UsageError("--record can't be empty") }
       options.recordURL = URL(fileURLWithPath: record)
     }
+    if let trace = values["--trace"] {
+      guard !trace.isEmpty else { throw UsageError("--trace can't be empty") }
+      options.tracePath = trace
+    }
+    options.printChanges = parser.flags.contains("--print-changes")
     return options
   }
 }

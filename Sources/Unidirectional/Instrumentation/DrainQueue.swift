@@ -22,9 +22,10 @@ final class DrainQueue<Item>: @unchecked Sendable {
     self.drain = drain
   }
 
-  func append(_ item: Item) {
+  /// Queues `item`; when `limit` items already wait it is dropped (and counted), unless `evenIfFull`.
+  func append(_ item: Item, evenIfFull: Bool = false) {
     lock.lock()
-    guard pending.count < limit else {
+    guard pending.count < limit || evenIfFull else {
       dropped += 1
       lock.unlock()
       return
@@ -39,11 +40,6 @@ final class DrainQueue<Item>: @unchecked Sendable {
   /// Returns once everything appended before the call has been drained.
   func flush() {
     queue.sync {}
-  }
-
-  /// Runs `body` on the drain's queue, after everything appended before the call, and waits for it.
-  func sync<T>(_ body: () -> T) -> T {
-    queue.sync { body() }
   }
 
   private func drainPending() {

@@ -37,6 +37,21 @@ final class DemoScanLiveUploadTests: BackendStackTestCase {
     XCTAssertNotNil(try? USDZArchive(contentsOf: stored, verifyingChecksums: true))
   }
 
+  func testPrintedChangesAndTheTraceNeverShowTheToken() throws {
+    let stack = try Self.backend.stack()
+    let trace = folder.appendingPathComponent("live.trace.json")
+    let result = try DemoProcess.run(
+      ["--api", stack.apiURL.absoluteString, "--out", folder.appendingPathComponent("o").path, "--print-changes",
+       "--trace", trace.path],
+      in: folder, environment: ["UNIDIRECTIONAL_API_TOKEN": stack.token])
+    XCTAssertEqual(result.status, 0, result.output + result.errors)
+    XCTAssertTrue(result.output.contains("action: ScanFeature.Action.uploadTapped"), result.output)
+    XCTAssertFalse((result.output + result.errors).contains(stack.token), "the token is never printed")
+    let traceText = try String(contentsOf: trace, encoding: .utf8)
+    XCTAssertTrue(traceText.contains("uploadCompleted"), "the trace has the upload")
+    XCTAssertFalse(traceText.contains(stack.token), "the token never reaches the trace")
+  }
+
   func testATokenFromTheCommandLineWorksToo() throws {
     let stack = try Self.backend.stack()
     let result = try DemoProcess.run(
