@@ -7,7 +7,7 @@ final class NoOpObserver: StoreObserver, @unchecked Sendable {
 
   init(measuresTime: Bool) { self.measuresTime = measuresTime }
 
-  func didReduce(_ action: BenchAction, _ reduction: Reduction, state: borrowing BenchState) {}
+  func didReduce(_ action: BenchAction, _ reduction: Reduction, state: ReducedState<BenchState>) {}
 }
 
 /// What seeing a running store costs on `send`: an installed observer (no-op, without and with reducer timing),

@@ -39,7 +39,7 @@ final class RecordingObserver<State: Encodable, Action: Encodable & Sendable>: S
   }
 
   @inline(__always)
-  func didReduce(_ action: Action, _ reduction: Reduction, state: borrowing State) {
+  func didReduce(_ action: Action, _ reduction: Reduction, state: ReducedState<State>) {
     session.pointee?.append(action, origin: reduction.origin, state: state)
   }
 

@@ -155,7 +155,7 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
 
   /// Records one reduced action. Called by the store with its lock held.
   @inline(__always)
-  func append(_ action: Action, origin: ActionOrigin, state: borrowing State) {
+  func append(_ action: Action, origin: ActionOrigin, state: ReducedState<State>) {
     let producer = self.producer
     if producer.pointee.count >= producer.pointee.limit {
       guard prepareChunk() else { return }
@@ -163,7 +163,7 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
     let index = producer.pointee.count
     producer.pointee.actions.assumingMemoryBound(to: Action.self).advanced(by: index).initialize(to: action)
     if let states = producer.pointee.states {
-      states.assumingMemoryBound(to: State.self).advanced(by: index).initialize(to: copy state)
+      states.assumingMemoryBound(to: State.self).advanced(by: index).initialize(to: state.value)
     }
     producer.pointee.times[index] = time.now()
     producer.pointee.origins[index] = origin

@@ -593,8 +593,8 @@ final class Journal<State, Action: Sendable>: StoreObserver, @unchecked Sendable
 
   /// Called by the store for every reduced action. The first action sent after `takeSentState()` is the test's
   /// own; every other action (fed back by an effect, or sent re-entrantly) is received.
-  func didReduce(_ action: Action, _ reduction: Reduction, state: borrowing State) {
-    let state = copy state
+  func didReduce(_ action: Action, _ reduction: Reduction, state: ReducedState<State>) {
+    let state = state.value
     storage.withLock { entries in
       if reduction.origin == .sent, entries.isExpectingSend {
         entries.isExpectingSend = false

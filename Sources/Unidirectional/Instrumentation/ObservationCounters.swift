@@ -8,4 +8,14 @@ struct ObservationCounters {
   init(measuresTime: Bool) {
     self.measuresTime = measuresTime
   }
+
+  /// Counts a reduction about to run; returns the clock's reading if the observer measures time, else 0.
+  @inline(__always)
+  static func willReduce(_ counters: UnsafeMutablePointer<ObservationCounters>) -> UInt64 {
+    counters.pointee.sequence &+= 1
+    return counters.pointee.measuresTime ? now() : 0
+  }
+
+  @inline(never)
+  private static func now() -> UInt64 { InstrumentationClock.nanoseconds }
 }

@@ -1,7 +1,7 @@
 /// What a store tells a ``StoreObserver`` about one reduced action, besides the action and the state.
 ///
 /// ```swift
-/// func didReduce(_ action: Action, _ reduction: Reduction, state: borrowing State) {
+/// func didReduce(_ action: Action, _ reduction: Reduction, state: ReducedState<State>) {
 ///   print("#\(reduction.sequence) \(reduction.origin): \(describe(action))")
 /// }
 /// ```

@@ -7,7 +7,7 @@
 /// ```swift
 /// final class SlowActionLogger: StoreObserver, @unchecked Sendable {
 ///   var measuresTime: Bool { true }
-///   func didReduce(_ action: Counter.Action, _ reduction: Reduction, state: borrowing Counter.State) {
+///   func didReduce(_ action: Counter.Action, _ reduction: Reduction, state: ReducedState<Counter.State>) {
 ///     if let timing = reduction.timing, timing.nanoseconds > 1_000_000 { print("slow: \(describe(action))") }
 ///   }
 /// }
@@ -34,8 +34,9 @@ public protocol StoreObserver<State, Action>: AnyObject, Sendable {
   /// Called once, as the store is created, before it reduces anything.
   func storeDidStart(_ store: ObservedStore<State>)
 
-  /// Called after the reducer has run for `action`, with the state it left.
-  func didReduce(_ action: Action, _ reduction: Reduction, state: borrowing State)
+  /// Called after the reducer has run for `action`, with the state it left (read in place: copy `state.value` to
+  /// keep it).
+  func didReduce(_ action: Action, _ reduction: Reduction, state: ReducedState<State>)
 
   /// Called when an effect starts, is cancelled, and finishes.
   func effectDidChange(_ event: EffectEvent)

@@ -12,7 +12,7 @@ final class StoreObserverGroup<State, Action: Sendable>: StoreObserver {
     for observer in observers { observer.storeDidStart(store) }
   }
 
-  func didReduce(_ action: Action, _ reduction: Reduction, state: borrowing State) {
+  func didReduce(_ action: Action, _ reduction: Reduction, state: ReducedState<State>) {
     for observer in observers { observer.didReduce(action, reduction, state: state) }
   }
 

@@ -33,7 +33,7 @@ final class TraceObserver<State, Action: Sendable>: StoreObserver, TracedStore, 
     events.append(.start)
   }
 
-  func didReduce(_ action: Action, _ reduction: Reduction, state: borrowing State) {
+  func didReduce(_ action: Action, _ reduction: Reduction, state: ReducedState<State>) {
     events.append(.action(action, reduction))
   }
 

@@ -43,9 +43,10 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
   private let scopeSlot: UnsafeMutablePointer<Unmanaged<ReduceScope>>
   private let threadKey = ThreadContext.key
   let runtime: TestRuntime?
-  /// Told about every reduction and effect (see ``StoreObserver``); `nil` costs the send path nothing.
-  private let observer: (any StoreObserver<State, Action>)?
-  /// The observer's bookkeeping, outside any generic context; allocated only with an observer.
+  /// Told about every reduction and effect (see ``StoreObserver``); a store without observers has a placeholder
+  /// and no `observation`, and its send path pays nothing. Not optional: calling a method on a `let` needs no retain.
+  private let observer: any StoreObserver<State, Action>
+  /// The observer's bookkeeping, outside any generic context; allocated only for a real observer.
   private let observation: UnsafeMutablePointer<ObservationCounters>?
   private let observationHook: (@Sendable () -> Void)?
 
@@ -90,7 +91,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     self.flags = .allocate(capacity: 1)
     self.flags.initialize(to: StoreFlags())
     self.runtime = runtime
-    self.observer = observer
+    self.observer = observer ?? Unobserved()
     self.observationHook = observationHook
     observation = observer.map { observer in
       let counters = UnsafeMutablePointer<ObservationCounters>.allocate(capacity: 1)
@@ -98,7 +99,8 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
       return counters
     }
     super.init()
-    observer?.storeDidStart(
+    guard observation != nil else { return }
+    self.observer.storeDidStart(
       ObservedStore(
         initialState: initialState, dependencies: dependencies, reducerType: type(of: reducer),
         lock: StoreLock(self)))
@@ -112,7 +114,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     scopeSlot.deallocate()
     flags.deallocate()
     if let observation {
-      observer?.storeDidEnd()
+      observer.storeDidEnd()
       observation.deallocate()
     }
   }
@@ -187,11 +189,14 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
   private func reduce(
     _ action: Action, origin: ActionOrigin, cause: EffectRecord?, context: UnsafeMutablePointer<ThreadContext>
   ) -> Effect<Action> {
-    if observer != nil { return reduceObserved(action, origin: origin, cause: cause, context: context) }
+    let observation = self.observation
+    var start: UInt64 = 0
+    if let observation { start = ObservationCounters.willReduce(observation) }
     let outer = context.pointee.activeScope
     context.pointee.activeScope = scopeSlot.pointee
     let effect = reducer.reduce(into: &state.pointee, action: action)
     context.pointee.activeScope = outer
+    if let observation { didReduce(action, origin: origin, cause: cause, start: start, observation: observation) }
     return effect
   }
 
@@ -393,7 +398,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
       record.parent = cause
       cause.children[id] = record
     }
-    if observer != nil { report(.started, record) }
+    if observation != nil { report(.started, record) }
     let values = mutable.pointee.scope.values
     if let runtime {
       runtime.taskStarted()
@@ -479,7 +484,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
   private func finish(_ record: EffectRecord) {
     locked {
       record.isFinished = true
-      if observer != nil { report(.finished, record) }
+      if observation != nil { report(.finished, record) }
       mutable.pointee.effects.removeValue(forKey: record.id)
       for id in record.cancelIDs { removeCancellable(id, record.id) }
       record.pruneFromTree()
@@ -507,7 +512,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
           continue
         }
         record.isCancelled = true
-        if observer != nil { report(.cancelled, record) }
+        if observation != nil { report(.cancelled, record) }
         if let task = record.task { cancellations.append { task.cancel() } }
       }
     }
@@ -554,7 +559,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
         record.forEachInTree { record in
           guard !record.isFinished, !record.isCancelled else { return }
           record.isCancelled = true
-          if observer != nil { report(.cancelled, record) }
+          if observation != nil { report(.cancelled, record) }
           if let task = record.task { tasks.append(task) }
         }
       }
@@ -675,24 +680,18 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
 
   // MARK: Observer
 
-  /// ``reduce(_:origin:cause:context:)`` for a store with an observer: counts, times if asked, reports.
+  /// Reports a reduction begun by ``ObservationCounters/willReduce(_:)`` at `start` to the observer.
   @inline(never)
-  private func reduceObserved(
-    _ action: Action, origin: ActionOrigin, cause: EffectRecord?, context: UnsafeMutablePointer<ThreadContext>
-  ) -> Effect<Action> {
-    guard let observer, let observation else { fatalError("an observed store without its bookkeeping") }
-    observation.pointee.sequence += 1
-    let measuresTime = observation.pointee.measuresTime
-    let start = measuresTime ? InstrumentationClock.nanoseconds : 0
-    let outer = context.pointee.activeScope
-    context.pointee.activeScope = scopeSlot.pointee
-    let effect = reducer.reduce(into: &state.pointee, action: action)
-    context.pointee.activeScope = outer
-    let timing = measuresTime ? ReducerTiming(start: start, nanoseconds: InstrumentationClock.nanoseconds &- start) : nil
+  private func didReduce(
+    _ action: Action, origin: ActionOrigin, cause: EffectRecord?, start: UInt64,
+    observation: UnsafeMutablePointer<ObservationCounters>
+  ) {
+    let timing =
+      observation.pointee.measuresTime
+      ? ReducerTiming(start: start, nanoseconds: InstrumentationClock.nanoseconds &- start) : nil
     let reduction = Reduction(
       sequence: observation.pointee.sequence, origin: origin, effect: cause?.id, timing: timing)
-    observer.didReduce(action, reduction, state: state.pointee)
-    return effect
+    observer.didReduce(action, reduction, state: ReducedState(state))
   }
 
   /// The sequence number of the last action reduced (0 without an observer). Call with the lock held.
@@ -700,7 +699,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
 
   /// Tells the observer what happened to `record`. Call with the lock held.
   private func report(_ kind: EffectEvent.Kind, _ record: EffectRecord) {
-    guard let observer, let observation else { return }
+    guard let observation else { return }
     observer.effectDidChange(
       EffectEvent(
         kind: kind, effect: record.id, startedBy: record.sequence, parent: kind == .started ? record.parent?.id : nil,
@@ -710,6 +709,11 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
   func withLock<T>(_ body: () throws -> T) rethrows -> T {
     try locked(body)
   }
+}
+
+/// The observer of a store without observers: never called.
+private final class Unobserved<State, Action: Sendable>: StoreObserver {
+  func didReduce(_ action: Action, _ reduction: Reduction, state: ReducedState<State>) {}
 }
 
 extension Effect {

@@ -69,11 +69,11 @@ private final class EventLog<State: Sendable, Action: Sendable>: StoreObserver, 
     lines.withLock { $0.append("start") }
   }
 
-  func didReduce(_ action: Action, _ reduction: Reduction, state: borrowing State) {
+  func didReduce(_ action: Action, _ reduction: Reduction, state: ReducedState<State>) {
     let cause = reduction.effect.map { " from effect \($0)" } ?? ""
     lines.withLock { $0.append("#\(reduction.sequence) \(reduction.origin) \(describe(action))\(cause)") }
     reductions.withLock { $0.append(reduction) }
-    let state = copy state
+    let state = state.value
     states.withLock { $0.append(state) }
   }
 
