@@ -23,6 +23,9 @@ public struct ActionLogDivergence<Action>: CustomStringConvertible {
   public let replayedFingerprint: ActionLogFingerprint
   /// What the action does to the state when replayed now (`nil` if nothing, or for the initial state).
   public let stateDiff: String?
+  /// How the replayed state after the step differs from the recorded one (`-` recorded, `+` replayed), when the
+  /// log carries states (`ActionRecorder(fileURL:states: true)`); `nil` without them or when both render alike.
+  public let recordedStateDiff: String?
 
   /// The step, the action, both fingerprints and what the action now does to the state.
   public var description: String {
@@ -35,9 +38,10 @@ public struct ActionLogDivergence<Action>: CustomStringConvertible {
         """
     }
     let change = stateDiff.map { "; the action now changes the state:\n\($0)" } ?? "; the action now changes nothing"
+    let recorded = recordedStateDiff.map { "\nthe recorded state (-) and the replayed state (+) after the step:\n\($0)" }
     return """
       step \(number) (line \(line)): \(describe(action)) — the replayed state differs from the recorded one \
-      \(fingerprints)\(change)
+      \(fingerprints)\(change)\(recorded ?? "")
       """
   }
 }

@@ -11,7 +11,8 @@ import Unidirectional
 /// ```
 /// (The header is one line; it is wrapped here.) `time` is seconds since recording started on the store's
 /// injected clock, to the nanosecond; `fingerprint` is the ``ActionLogFingerprint`` of the state after the action.
-/// A line whose action could not be encoded carries `"unencodable":"<reason>"` instead of `"action"`.
+/// A line whose action could not be encoded carries `"unencodable":"<reason>"` instead of `"action"`. A recorder
+/// made with `states: true` adds `"state":{…}`, the whole state after the action (canonical JSON, secrets redacted).
 enum ActionLogFormat {
   /// The `format` value of every header.
   static let name = "unidirectional-action-log"
@@ -44,7 +45,7 @@ enum ActionLogFormat {
   /// Appends one action line, with its newline.
   static func appendEntry(
     sequence: UInt64, origin: ActionOrigin, nanoseconds: Int64, action: [UInt8],
-    fingerprint: ActionLogFingerprint?, to output: inout [UInt8]
+    fingerprint: ActionLogFingerprint?, state: [UInt8]? = nil, to output: inout [UInt8]
   ) {
     appendPrefix(sequence: sequence, origin: origin, nanoseconds: nanoseconds, to: &output)
     output.append(contentsOf: #","action":"#.utf8)
@@ -53,6 +54,10 @@ enum ActionLogFormat {
       output.append(contentsOf: #","fingerprint":""#.utf8)
       output.append(contentsOf: fingerprint.description.utf8)
       output.append(UInt8(ascii: "\""))
+    }
+    if let state {
+      output.append(contentsOf: #","state":"#.utf8)
+      output.append(contentsOf: state)
     }
     output.append(contentsOf: "}\n".utf8)
   }

@@ -86,3 +86,8 @@ enum ActionLogDecoding {
     return bytes.count > 160 ? text + "…" : text
   }
 }
+
+/// The state a line carries (`"state"`, written by a recorder made with `states: true`), read only when needed.
+struct ActionLogRecordedState<State: Decodable>: Decodable {
+  let state: State?
+}

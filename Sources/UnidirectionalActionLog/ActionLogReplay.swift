@@ -74,7 +74,7 @@ public final class ActionLogReplay<R: Reducer> where R.State: Codable, R.Action:
         hasDiverged = true
         firstDivergence = ActionLogDivergence(
           number: 0, line: 1, action: nil, recordedFingerprint: recorded, replayedFingerprint: replayed,
-          stateDiff: nil)
+          stateDiff: nil, recordedStateDiff: nil)
       }
     }
   }
@@ -126,11 +126,30 @@ public final class ActionLogReplay<R: Reducer> where R.State: Codable, R.Action:
       replayedFingerprint: replayed)
     if !hasDiverged, let recorded, let replayed, recorded != replayed {
       hasDiverged = true
+      // Only now is the recorded state (if the log has one) decoded: replaying never pays for it otherwise.
+      let recordedState = try? decoder.decode(ActionLogRecordedState<R.State>.self, from: line.bytes).state
       firstDivergence = ActionLogDivergence(
         number: step.number, line: step.line, action: action, recordedFingerprint: recorded,
-        replayedFingerprint: replayed, stateDiff: step.stateDiff)
+        replayedFingerprint: replayed, stateDiff: step.stateDiff,
+        recordedStateDiff: recordedState.flatMap { diff($0, after) })
     }
     return step
+  }
+
+  /// ``state`` as JSON — canonical, with secrets redacted as in the log — that `JSONDecoder` reads back into
+  /// `State`, to start a store from the state at this step.
+  ///
+  /// ```swift
+  /// while replay.stepCount < 12, try replay.next() != nil {}
+  /// try replay.exportState().write(to: stateURL)
+  /// let state = try JSONDecoder().decode(Counter.State.self, from: Data(contentsOf: stateURL))
+  /// ```
+  public func exportState() throws(ActionLogError) -> Data {
+    do {
+      return Data(try CanonicalJSONEncoder.encode(state))
+    } catch {
+      throw .encodingFailed(reason: "the state after step \(stepCount): \(ActionLogDecoding.reason(error))")
+    }
   }
 
   private func fingerprint(_ state: R.State, line: Int) throws(ActionLogError) -> ActionLogFingerprint {

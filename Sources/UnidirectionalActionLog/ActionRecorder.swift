@@ -35,6 +35,7 @@ public final class ActionRecorder: Sendable {
 
   private let feature: String?
   private let fingerprints: Bool
+  private let states: Bool
   private let flushInterval: Duration
   private let maximumPending: Int
   private let storage: LockIsolated<Storage>
@@ -53,24 +54,31 @@ public final class ActionRecorder: Sendable {
   ///     finds the first step where a changed reducer diverges). Fingerprints keep a copy of the state per
   ///     buffered action: with large collections in the state, the first mutation after each copy pays for
   ///     copying them.
+  ///   - states: Whether each line also carries the whole state after its action, so replaying against a changed
+  ///     reducer shows how the replayed state differs from the recorded one at the first divergence
+  ///     (``ActionLogDivergence/recordedStateDiff``). The log grows with the state's size, and the writer encodes
+  ///     every state.
   ///   - flushInterval: How long recorded actions may wait in memory before the writer collects them if no
   ///     buffer fills first.
   public convenience init(
-    fileURL: URL, feature: String? = nil, fingerprints: Bool = true, flushInterval: Duration = .seconds(1)
+    fileURL: URL, feature: String? = nil, fingerprints: Bool = true, states: Bool = false,
+    flushInterval: Duration = .seconds(1)
   ) throws(ActionLogError) {
     try self.init(
-      fileURL: fileURL, feature: feature, fingerprints: fingerprints, flushInterval: flushInterval,
+      fileURL: fileURL, feature: feature, fingerprints: fingerprints, states: states, flushInterval: flushInterval,
       maximumPending: RecordingSession<Int, Int>.defaultMaximumPending)
   }
 
   /// A recorder whose sender waits for the writer once `maximumPending` actions are buffered.
   init(
-    fileURL: URL, feature: String?, fingerprints: Bool, flushInterval: Duration, maximumPending: Int
+    fileURL: URL, feature: String?, fingerprints: Bool, states: Bool = false, flushInterval: Duration,
+    maximumPending: Int
   ) throws(ActionLogError) {
     self.fileURL = fileURL
     self.maximumPending = maximumPending
     self.feature = feature
     self.fingerprints = fingerprints
+    self.states = states
     self.flushInterval = flushInterval
     storage = LockIsolated(Storage(file: try ActionLogFile(url: fileURL), session: nil))
   }
@@ -147,7 +155,7 @@ public final class ActionRecorder: Sendable {
       feature: feature ?? defaultFeature, initialState: stateBytes, fingerprint: fingerprint)
     if let error = file.write(header) { throw error }
     let session = RecordingSession<State, Action>(
-      file: file, clock: dependencies.clock, fingerprints: fingerprints, flushInterval: flushInterval,
+      file: file, clock: dependencies.clock, fingerprints: fingerprints, states: states, flushInterval: flushInterval,
       issueReporter: dependencies.issueReporter, maximumPending: maximumPending)
     storage.withLock { $0.session = session }
     return session

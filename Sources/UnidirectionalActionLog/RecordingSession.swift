@@ -93,7 +93,10 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
 
   private let producer: UnsafeMutablePointer<Producer>
   private let time: RecordingTimeSource
+  /// Whether each buffered action keeps the state after it (for fingerprints and written states).
   private let withStates: Bool
+  private let fingerprints: Bool
+  private let writesStates: Bool
   private let file: ActionLogFile
   private let flushInterval: Duration
   private let issueReporter: IssueReporter
@@ -119,16 +122,18 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
   private var flushWaiters: [(target: UInt64?, continuation: CheckedContinuation<Void, Never>)] = []
 
   init(
-    file: ActionLogFile, clock: any Clock<Duration>, fingerprints: Bool, flushInterval: Duration,
+    file: ActionLogFile, clock: any Clock<Duration>, fingerprints: Bool, states: Bool, flushInterval: Duration,
     issueReporter: IssueReporter, maximumPending: Int
   ) {
     self.file = file
     self.maximumPending = maximumPending
     self.issueReporter = issueReporter
     self.time = RecordingTimeSource(clock: clock)
-    self.withStates = fingerprints
+    self.withStates = fingerprints || states
+    self.fingerprints = fingerprints
+    self.writesStates = states
     self.flushInterval = flushInterval
-    let chunk = Chunk(capacity: Self.chunkCapacity, withStates: fingerprints)
+    let chunk = Chunk(capacity: Self.chunkCapacity, withStates: withStates)
     current = chunk
     producer = .allocate(capacity: 1)
     producer.initialize(
@@ -400,6 +405,7 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
     output.reserveCapacity(256 << 10)
     var encodingError: ActionLogError?
     var actionBytes: [UInt8] = []
+    var stateBytes: [UInt8] = []
     for chunk in batch {
       for index in 0..<chunk.count {
         let sequence = chunk.firstSequence + UInt64(index)
@@ -409,10 +415,14 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
           actionBytes.removeAll(keepingCapacity: true)
           try CanonicalJSONEncoder.encode(chunk.actions[index], appendingTo: &actionBytes)
           var fingerprint: ActionLogFingerprint?
-          if let states = chunk.states { fingerprint = try ActionLogFingerprint(of: states[index]) }
+          if fingerprints, let states = chunk.states { fingerprint = try ActionLogFingerprint(of: states[index]) }
+          stateBytes.removeAll(keepingCapacity: true)
+          if writesStates, let states = chunk.states {
+            try CanonicalJSONEncoder.encode(states[index], appendingTo: &stateBytes)
+          }
           ActionLogFormat.appendEntry(
             sequence: sequence, origin: origin, nanoseconds: nanoseconds, action: actionBytes,
-            fingerprint: fingerprint, to: &output)
+            fingerprint: fingerprint, state: writesStates ? stateBytes : nil, to: &output)
         } catch {
           let reason = ActionLogDecoding.reason(error)
           ActionLogFormat.appendUnencodable(
