@@ -150,7 +150,7 @@ def render(stores: dict[int, Store], title: str) -> str:
     slowest.sort(reverse=True)
     rows = "".join(
         f"<tr><td>{duration:,.1f} µs</td><td>{html.escape(store)}</td>"
-        f"<td>{html.escape(action if len(action) <= 150 else action[:149] + '…')}</td></tr>"
+        f"<td>{html.escape(action if len(action) <= 110 else action[:109] + '…')}</td></tr>"
         for duration, store, action in slowest[:8])
     actions = sum(len(s.actions) for s in stores.values())
     effects = sum(len(s.effects) for s in stores.values())
