@@ -9,7 +9,7 @@ struct CounterCommand: DemoCommand {
   static let usage = """
     --to N          how far to count (default 3)
     --interval MS   milliseconds between ticks (default 100)
-    --record FILE   write an action log of the run (replay it with `demo replay FILE`)
+    --record FILE   write an action log of the run, with states (replay it with `demo replay FILE`)
     """ + "\n" + StoreInstruments.usage(column: 16)
 
   static func run(arguments: [String]) async -> Int32 {
@@ -38,7 +38,7 @@ struct CounterCommand: DemoCommand {
     let instruments: StoreInstruments
     do {
       if let recordPath {
-        recorder = try ActionRecorder(fileURL: URL(fileURLWithPath: recordPath), feature: "TimerCounter")
+        recorder = try ActionRecorder(fileURL: URL(fileURLWithPath: recordPath), feature: "TimerCounter", states: true)
       }
       instruments = try StoreInstruments(options, command: name)
     } catch {
@@ -93,6 +93,8 @@ struct TimerCounter: Reducer {
   }
 
   let interval: Duration
+  /// How much each tick adds (`demo replay --changed-counter` replays through a counter that adds 2).
+  var tickSize = 1
   @Dependency(\.clock) var clock
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
@@ -107,7 +109,7 @@ struct TimerCounter: Reducer {
         }
       }
     case .tick:
-      state.count += 1
+      state.count += tickSize
       state.isRunning = state.count < state.target
       return .none
     }

@@ -4,20 +4,27 @@ import Unidirectional
 import UnidirectionalActionLog
 
 /// `demo replay FILE`: replays an action log (recorded with `demo counter --record FILE`) through its feature's reducer
-/// without running effects, printing every step as its action and the state diff it made.
+/// without running effects, printing every step as its action and the state diff it made; or stops at a step to
+/// show or export the state there, or steps through the log interactively.
 struct ReplayCommand: DemoCommand {
   static let name = "replay"
   static let summary = "replay an action log (from --record) through its feature's reducer, printing each step"
   static let usage = """
-    FILE            the action log to replay (its header names the feature)
-    --verify        exit 1 if a replayed state differs from the recorded one
-    --quiet         print only divergences, errors and the summary
+    FILE                      the action log to replay (its header names the feature)
+    --verify                  exit 1 if a replayed state differs from the recorded one
+    --quiet                   print only divergences, errors and the summary
+    --until N                 stop after step N and print the full state there (0: the initial state)
+    --export-state N OUT      stop after step N and write the state there to OUT as JSON (to start a store from)
+    --step                    step through the log: Enter for the next step, a number to jump there, s, q
+    --changed-counter         replay counter logs through a changed counter (ticks add 2) to see a divergence
     """
+  static let synopsis =
+    "usage: demo replay FILE [--verify] [--quiet] [--until N | --export-state N OUT | --step] [--changed-counter]"
 
   /// The features whose logs can be replayed, by the feature name in a log's header. Register new ones here.
-  static var features: [ReplayableFeature] {
+  static func features(changedCounter: Bool) -> [ReplayableFeature] {
     [
-      ReplayableFeature(TimerCounter(interval: .zero)),
+      ReplayableFeature(TimerCounter(interval: .zero, tickSize: changedCounter ? 2 : 1)),
       ReplayableFeature(ScanFeature()),
     ]
   }
@@ -25,19 +32,12 @@ struct ReplayCommand: DemoCommand {
   static func run(arguments: [String]) async -> Int32 {
     let url: URL
     let verify: Bool
+    let changedCounter: Bool
     let options: ReplayOptions
     do {
-      let parsed = try OptionParser(arguments, valueOptions: [], flagOptions: ["--verify", "--quiet"])
-      guard parsed.positional.count == 1 else {
-        throw UsageError(
-          parsed.positional.isEmpty ? "FILE is required" : "unexpected argument \(parsed.positional[1])")
-      }
-      url = URL(fileURLWithPath: parsed.positional[0])
-      verify = parsed.flags.contains("--verify")
-      options = ReplayOptions(quiet: parsed.flags.contains("--quiet"))
+      (url, verify, changedCounter, options) = try parse(arguments)
     } catch {
-      let text = "demo replay: \(error)\n\nusage: demo replay FILE [--verify] [--quiet]\n\(usage)\n"
-      FileHandle.standardError.write(Data(text.utf8))
+      FileHandle.standardError.write(Data("demo replay: \(error)\n\n\(synopsis)\n\(usage)\n".utf8))
       return 2
     }
 
@@ -48,6 +48,7 @@ struct ReplayCommand: DemoCommand {
       FileHandle.standardError.write(Data("demo replay: \(error)\n".utf8))
       return 1
     }
+    let features = features(changedCounter: changedCounter)
     guard let feature = features.first(where: { $0.name == header.feature }) else {
       let known = features.map(\.name).joined(separator: ", ")
       FileHandle.standardError.write(
@@ -61,13 +62,53 @@ struct ReplayCommand: DemoCommand {
       FileHandle.standardError.write(Data("demo replay: \(error)\n".utf8))
       return 1
     }
-    if outcome.divergence != nil {
+    let diverged = outcome.divergence != nil
+    if let step = outcome.stoppedAt {
+      let verdict = diverged ? "the replayed states diverge from the recording (see ✗ above)" : "no divergence so far"
+      print("stopped at step \(step) as asked; \(verdict)")
+    } else if options.interactive {
+      print("done: \(outcome.steps) steps replayed\(diverged ? "; the replayed states diverge (see ✗ above)" : "")")
+    } else if diverged {
       print("done: \(outcome.steps) steps replayed; the replayed states diverge from the recording (see ✗ above)")
-      return verify ? 1 : 0
+    } else {
+      let verdict =
+        header.fingerprintAlgorithm == nil
+        ? "the log has no fingerprints to verify" : "every state matches the recording"
+      print("done: \(outcome.steps) steps replayed; \(verdict)")
     }
-    let verdict =
-      header.fingerprintAlgorithm == nil ? "the log has no fingerprints to verify" : "every state matches the recording"
-    print("done: \(outcome.steps) steps replayed; \(verdict)")
-    return 0
+    return verify && diverged ? 1 : 0
+  }
+
+  /// The log, `--verify`, `--changed-counter` and how to replay, from `arguments`.
+  static func parse(_ arguments: [String]) throws(UsageError) -> (URL, Bool, Bool, ReplayOptions) {
+    var arguments = arguments
+    var options = ReplayOptions()
+    // `--export-state N OUT` takes two values.
+    if let index = arguments.firstIndex(of: "--export-state") {
+      guard index + 2 < arguments.count else { throw UsageError("--export-state needs a step and a file: N OUT") }
+      guard let step = Int(arguments[index + 1]), step >= 0 else {
+        throw UsageError("--export-state: the step must be a whole number from 0, not \(arguments[index + 1])")
+      }
+      guard !arguments[index + 2].isEmpty else { throw UsageError("--export-state: the file can't be empty") }
+      options.export = (step, URL(fileURLWithPath: arguments[index + 2]))
+      arguments.removeSubrange(index...(index + 2))
+    }
+    let parsed = try OptionParser(
+      arguments, valueOptions: ["--until"], flagOptions: ["--verify", "--quiet", "--step", "--changed-counter"])
+    guard parsed.positional.count == 1 else {
+      throw UsageError(parsed.positional.isEmpty ? "FILE is required" : "unexpected argument \(parsed.positional[1])")
+    }
+    if let text = parsed.values["--until"] {
+      guard let step = Int(text), step >= 0 else { throw UsageError("--until must be a whole number from 0") }
+      options.until = step
+    }
+    options.quiet = parsed.flags.contains("--quiet")
+    options.interactive = parsed.flags.contains("--step")
+    let stops = [options.until != nil, options.export != nil, options.interactive].filter { $0 }.count
+    guard stops <= 1 else { throw UsageError("use one of --until, --export-state and --step") }
+    return (
+      URL(fileURLWithPath: parsed.positional[0]), parsed.flags.contains("--verify"),
+      parsed.flags.contains("--changed-counter"), options
+    )
   }
 }

@@ -10,57 +10,28 @@ import UnidirectionalActionLog
 struct ReplayableFeature {
   /// The feature name logs are recorded under.
   let name: String
-  /// Replays the log at a URL, printing each step; returns the outcome.
+  /// Replays the log at a URL as the options say, printing as it goes; returns the outcome.
   let replay: (URL, ReplayOptions) -> ReplayOutcome
 
   /// Registers `reducer` under `name`, by default its type's name (what `ActionRecorder` writes by default).
   init<R: Reducer>(_ reducer: R, name: String? = nil) where R.State: Codable, R.Action: Decodable {
     self.name = name ?? ActionRecorder.defaultFeatureName(for: R.self)
-    self.replay = { url, options in Self.replay(url, reducer: reducer, options: options) }
-  }
-
-  private static func replay<R: Reducer>(_ url: URL, reducer: R, options: ReplayOptions) -> ReplayOutcome
-  where R.State: Codable, R.Action: Decodable {
-    let replay: ActionLogReplay<R>
-    do {
-      replay = try ActionLogReplay(contentsOf: url, reducer: reducer)
-    } catch {
-      return ReplayOutcome(steps: 0, divergence: nil, error: error)
-    }
-    let fingerprints = replay.header.fingerprintAlgorithm.map { "fingerprints \($0)" } ?? "no fingerprints"
-    print("replaying \(url.path): feature \(replay.header.feature), \(fingerprints)")
-    if !options.quiet {
-      print("initial state:")
-      print(indented(customDump(replay.initialState)))
-    }
-    if let divergence = replay.firstDivergence { print("✗ \(divergence)") }
-    do {
-      while let step = try replay.next() {
-        if !options.quiet {
-          let seconds = Double(step.time.components.seconds) + Double(step.time.components.attoseconds) / 1e18
-          let time = String(format: "%.3f", seconds)
-          print("step \(step.number) · \(step.origin.rawValue) · \(time)s · \(describe(step.action))")
-          print(step.stateDiff ?? "  (no change)")
-        }
-        if step.matchesRecording == false, replay.firstDivergence?.number == step.number {
-          print("✗ \(replay.firstDivergence.map(String.init(describing:)) ?? "")")
-        }
-      }
-    } catch {
-      return ReplayOutcome(steps: replay.stepCount, divergence: replay.firstDivergence?.description, error: error)
-    }
-    return ReplayOutcome(steps: replay.stepCount, divergence: replay.firstDivergence?.description, error: nil)
-  }
-
-  private static func indented(_ text: String) -> String {
-    text.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
+    self.replay = { url, options in LogReplayer(url: url, reducer: reducer, options: options).run() }
   }
 }
 
-/// How `demo replay` prints.
+/// How `demo replay` replays.
 struct ReplayOptions {
   /// Print only the header line, divergences and the summary, not every step.
   var quiet = false
+  /// Stop after this step and print the full state there (0: the initial state).
+  var until: Int?
+  /// Stop after this step and write the state there as JSON to the file.
+  var export: (step: Int, url: URL)?
+  /// Step through the log interactively, reading commands with `readCommand`.
+  var interactive = false
+  /// Reads one command line (standard input); `nil` at its end.
+  var readCommand: () -> String? = { readLine() }
 }
 
 /// What a replay found.
@@ -70,5 +41,135 @@ struct ReplayOutcome {
   /// The first divergence, described.
   let divergence: String?
   /// Why replay stopped early.
-  let error: ActionLogError?
+  let error: String?
+  /// The step replay was asked to stop at (`--until`, `--export-state`), if it got there.
+  var stoppedAt: Int?
+}
+
+/// Replays one log through one reducer for `demo replay`.
+private struct LogReplayer<R: Reducer> where R.State: Codable, R.Action: Decodable {
+  let url: URL
+  let reducer: R
+  let options: ReplayOptions
+
+  func run() -> ReplayOutcome {
+    let replay: ActionLogReplay<R>
+    do {
+      replay = try ActionLogReplay(contentsOf: url, reducer: reducer)
+    } catch {
+      return ReplayOutcome(steps: 0, divergence: nil, error: "\(error)")
+    }
+    let fingerprints = replay.header.fingerprintAlgorithm.map { "fingerprints \($0)" } ?? "no fingerprints"
+    print("replaying \(url.path): feature \(replay.header.feature), \(fingerprints)")
+    if options.interactive { return step(through: replay) }
+    if !options.quiet {
+      print("initial state:")
+      print(indented(customDump(replay.initialState)))
+    }
+    if let divergence = replay.firstDivergence { print("✗ \(divergence)") }
+    let stop = options.until ?? options.export?.step
+    var last: ActionLogStep<R.State, R.Action>?
+    do {
+      while stop.map({ replay.stepCount < $0 }) ?? true, let step = try replay.next() {
+        last = step
+        if !options.quiet { printStep(step) }
+        if step.matchesRecording == false, replay.firstDivergence?.number == step.number {
+          print("✗ \(replay.firstDivergence.map(String.init(describing:)) ?? "")")
+        }
+      }
+    } catch {
+      return outcome(replay, error: "\(error)")
+    }
+    guard let stop else { return outcome(replay) }
+    guard replay.stepCount == stop else {
+      return outcome(replay, error: "the log has \(replay.stepCount) steps: there is no step \(stop)")
+    }
+    if options.until != nil { printState(of: replay, after: last) }
+    if let export = options.export {
+      do {
+        try replay.exportState().write(to: export.url)
+      } catch {
+        return outcome(replay, error: "cannot export the state to \(export.url.path): \(error)")
+      }
+      print(
+        "wrote the state at step \(stop) to \(export.url.path) "
+          + "(JSON: decode it as \(typeName(R.State.self)) to start a store from it)")
+    }
+    var result = outcome(replay)
+    result.stoppedAt = stop
+    return result
+  }
+
+  /// `--step`: one command per line — Enter for the next step, a number to jump to that step, `s` for the full
+  /// state, `q` to quit.
+  private func step(through first: ActionLogReplay<R>) -> ReplayOutcome {
+    var replay = first
+    print("initial state:")
+    print(indented(customDump(replay.initialState)))
+    print("commands: Enter: next step · a step number: jump there and show the state · s: the state · q: quit")
+    var reported = replay.firstDivergence != nil
+    if let divergence = replay.firstDivergence { print("✗ \(divergence)") }
+    var last: ActionLogStep<R.State, R.Action>?
+    do {
+      while true {
+        print("step \(replay.stepCount)> ", terminator: "")
+        fflush(nil)
+        guard let command = options.readCommand()?.trimmingCharacters(in: .whitespaces), command != "q" else {
+          print()
+          return outcome(replay)
+        }
+        switch command {
+        case "", "n":
+          if let step = try replay.next() {
+            last = step
+            printStep(step)
+          } else {
+            print("end of the log (\(replay.stepCount) steps)")
+          }
+        case "s":
+          printState(of: replay, after: last)
+        default:
+          guard let target = Int(command), target >= 0 else {
+            print("unknown command \"\(command)\": Enter, a step number, s or q")
+            continue
+          }
+          if target < replay.stepCount {
+            // Back: replay again from the start (the log is streamed, never held in memory).
+            replay = try ActionLogReplay(contentsOf: url, reducer: reducer)
+            last = nil
+          }
+          while replay.stepCount < target, let step = try replay.next() { last = step }
+          if replay.stepCount < target { print("the log has \(replay.stepCount) steps: showing the last one") }
+          printState(of: replay, after: last)
+        }
+        if !reported, let divergence = replay.firstDivergence {
+          reported = true
+          print("✗ \(divergence)")
+        }
+      }
+    } catch {
+      return outcome(replay, error: "\(error)")
+    }
+  }
+
+  private func printStep(_ step: ActionLogStep<R.State, R.Action>) {
+    let seconds = Double(step.time.components.seconds) + Double(step.time.components.attoseconds) / 1e18
+    let time = String(format: "%.3f", seconds)
+    print("step \(step.number) · \(step.origin.rawValue) · \(time)s · \(describe(step.action))")
+    print(step.stateDiff ?? "  (no change)")
+  }
+
+  private func printState(of replay: ActionLogReplay<R>, after step: ActionLogStep<R.State, R.Action>?) {
+    let after = step.map { " (after \(describe($0.action)))" } ?? ""
+    print("state at step \(replay.stepCount)\(after):")
+    print(indented(customDump(replay.state)))
+  }
+
+  private func outcome(_ replay: ActionLogReplay<R>, error: String? = nil) -> ReplayOutcome {
+    ReplayOutcome(steps: replay.stepCount, divergence: replay.firstDivergence?.description, error: error)
+  }
+
+  private func indented(_ text: String) -> String {
+    text.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
+  }
 }

@@ -18,7 +18,7 @@ struct ScanCommand: DemoCommand {
     --shots DIR       use the images in DIR (name order) as the shots instead of drawn ones
     --script FILE     play this capture script (lines of "DELAY EVENT", e.g. "200ms ready", "100ms shot")
     --out DIR         where the shots and the model go (default: a new folder in the temporary directory)
-    --record FILE     write an action log of the run (replay it with `demo replay FILE`)
+    --record FILE     write an action log of the run, with states (replay it with `demo replay FILE`)
     """ + "\n" + StoreInstruments.usage(column: 18)
 
   /// The environment variable the token can come from instead of `--token`.
@@ -75,7 +75,7 @@ struct ScanCommand: DemoCommand {
     var recorder: ActionRecorder?
     if let recordURL = options.recordURL {
       do {
-        recorder = try ActionRecorder(fileURL: recordURL, feature: "ScanFeature")
+        recorder = try ActionRecorder(fileURL: recordURL, feature: "ScanFeature", states: true)
       } catch {
         FileHandle.standardError.write(Data("demo scan: cannot record to \(recordURL.path): \(error)\n".utf8))
         return 1
