@@ -825,3 +825,18 @@ async def hook_object(key: str) -> JSONResponse:
     if info is None:
         raise APIError(404, f"object {key!r} not found")
     return JSONResponse(info)
+
+
+# --------------------------------------------------------------------------
+# Resumable uploads (IETF draft, interop versions 8 and 6): resumable.py
+# --------------------------------------------------------------------------
+
+import resumable  # noqa: E402  (mounted last: it uses the helpers above)
+
+resumable_uploads = resumable.install(
+    app,
+    settings=settings,
+    require_token=require_token,
+    filename_problem=filename_problem,
+    parse_content_disposition=parse_content_disposition,
+)

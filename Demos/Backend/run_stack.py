@@ -178,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
                 sys.executable, "-m", "uvicorn", "app:app",
                 "--app-dir", str(HERE), "--host", HOST, "--port", str(api_port),
                 "--log-level", "warning", "--no-access-log",
+                # uvicorn's h11 protocol plus 104 responses and the drop hook (http_protocol.py).
+                "--http", "http_protocol:ExtendedH11Protocol",
                 "--timeout-graceful-shutdown", "2",
             ],
             app_env,
