@@ -21,6 +21,9 @@ public struct UploadServerConfiguration: Sendable, CustomStringConvertible {
   public var resourceTimeout: TimeInterval
   /// Extra headers for requests to the API server (e.g. a test server's fault injection); never sent to storage.
   public var additionalHeaders: [String: String]
+  /// How idempotent requests (the storage `PUT`s) are retried on 5xx, `SlowDown`, a lost connection or a timeout;
+  /// the backoff sleeps on the injected `\.clock`. ``RetryPolicy/standard`` by default.
+  public var retryPolicy: RetryPolicy
 
   /// A configuration for the API server at `apiBaseURL` with `token`.
   public init(
@@ -29,7 +32,8 @@ public struct UploadServerConfiguration: Sendable, CustomStringConvertible {
     maxConcurrentUploads: Int = 4,
     requestTimeout: TimeInterval = 60,
     resourceTimeout: TimeInterval = 3600,
-    additionalHeaders: [String: String] = [:]
+    additionalHeaders: [String: String] = [:],
+    retryPolicy: RetryPolicy = .standard
   ) {
     self.apiBaseURL = apiBaseURL
     self.token = token
@@ -37,6 +41,7 @@ public struct UploadServerConfiguration: Sendable, CustomStringConvertible {
     self.requestTimeout = requestTimeout
     self.resourceTimeout = resourceTimeout
     self.additionalHeaders = additionalHeaders
+    self.retryPolicy = retryPolicy
   }
 
   /// The environment variable holding the API server's base URL.
@@ -66,7 +71,7 @@ public struct UploadServerConfiguration: Sendable, CustomStringConvertible {
   /// The configuration with the token shown as `<redacted>`.
   public var description: String {
     "UploadServerConfiguration(api: \(apiBaseURL.absoluteString), token: <redacted>, "
-      + "maxConcurrentUploads: \(maxConcurrentUploads), requestTimeout: \(requestTimeout)s)"
+      + "maxConcurrentUploads: \(maxConcurrentUploads), requestTimeout: \(requestTimeout)s, \(retryPolicy))"
   }
 
   /// The URL of the endpoint at `path` under the API server.
