@@ -52,8 +52,18 @@ final class BackendStack: @unchecked Sendable {
 
   /// Starts `python3 Demos/Backend/run_stack.py` and waits at most `readyTimeout` seconds for its JSON line.
   ///
-  /// - Parameter testHooks: Enables `/test-hooks/*` and the `X-Test-Fault` header.
-  static func start(testHooks: Bool = true, readyTimeout: TimeInterval = 20) throws -> BackendStack {
+  /// - Parameters:
+  ///   - testHooks: Enables `/test-hooks/*` and the `X-Test-Fault` header.
+  ///   - environment: Extra environment for the app (e.g. `RESUMABLE_MAX_AGE_SECONDS`).
+  ///   - apiPort: The API's port (default: a free one); a restarted stack takes its predecessor's.
+  ///   - uploadDirectory: Where uploads go (default: a temporary folder removed when the stack stops).
+  static func start(
+    testHooks: Bool = true,
+    environment extraEnvironment: [String: String] = [:],
+    apiPort: Int? = nil,
+    uploadDirectory: URL? = nil,
+    readyTimeout: TimeInterval = 20
+  ) throws -> BackendStack {
     let script = repositoryRoot.appendingPathComponent("Demos/Backend/run_stack.py")
     guard FileManager.default.fileExists(atPath: script.path) else {
       throw BackendStackError.notStarted("no run_stack.py at \(script.path)")
@@ -69,8 +79,10 @@ final class BackendStack: @unchecked Sendable {
     let process = Process()
     guard TestPython.isAvailable else { throw BackendStackError.notStarted(TestPython.missingMessage) }
     process.executableURL = TestPython.executable
-    process.arguments = [script.path] + (testHooks ? ["--test-hooks"] : [])
-    var environment = ProcessInfo.processInfo.environment
+    process.arguments =
+      [script.path] + (testHooks ? ["--test-hooks"] : []) + (apiPort.map { ["--api-port", String($0)] } ?? [])
+      + (uploadDirectory.map { ["--upload-dir", $0.path] } ?? [])
+    var environment = ProcessInfo.processInfo.environment.merging(extraEnvironment) { $1 }
     environment["PYTHONUNBUFFERED"] = "1"
     environment["NO_PROXY"] = "127.0.0.1,localhost"
     environment["no_proxy"] = "127.0.0.1,localhost"
@@ -83,9 +95,9 @@ final class BackendStack: @unchecked Sendable {
     process.standardError = log
     try process.run()
 
-    let line = readFirstLine(of: stdout.fileHandleForReading, timeout: readyTimeout)
+    let line = ChildProcess.readFirstLine(of: stdout.fileHandleForReading, timeout: readyTimeout)
     func fail(_ reason: String) -> BackendStackError {
-      stop(process: process, stdin: stdin, timeout: 10)
+      ChildProcess.stop(process, stdin: stdin, timeout: 10)
       let tail = (try? String(contentsOf: logFile, encoding: .utf8)).map { String($0.suffix(2_000)) } ?? ""
       try? FileManager.default.removeItem(at: logFile)
       return .notStarted("\(reason)\n--- run_stack.py stderr (tail) ---\n\(tail)")
@@ -129,50 +141,8 @@ final class BackendStack: @unchecked Sendable {
       return isStopped
     }
     guard !alreadyStopped else { return }
-    Self.stop(process: process, stdin: stdin, timeout: timeout)
+    ChildProcess.stop(process, stdin: stdin, timeout: timeout)
     try? FileManager.default.removeItem(at: logFile)
-  }
-
-  private static func stop(process: Process, stdin: Pipe, timeout: TimeInterval) {
-    try? stdin.fileHandleForWriting.close()
-    if waitForExit(process, timeout: timeout) { return }
-    process.terminate()
-    if waitForExit(process, timeout: 5) { return }
-    kill(process.processIdentifier, SIGKILL)
-    _ = waitForExit(process, timeout: 5)
-  }
-
-  /// Polls until `process` has exited or `timeout` seconds have passed; returns whether it exited.
-  private static func waitForExit(_ process: Process, timeout: TimeInterval) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while process.isRunning {
-      if Date() >= deadline { return false }
-      usleep(20_000)
-    }
-    return true
-  }
-
-  /// The first line written to `handle`, or nil after `timeout` seconds or at end of file.
-  private static func readFirstLine(of handle: FileHandle, timeout: TimeInterval) -> String? {
-    let result = FirstLineBox()
-    let done = DispatchSemaphore(value: 0)
-    let reader = Thread {
-      var buffer = Data()
-      while true {
-        let chunk = handle.availableData
-        if chunk.isEmpty { break }  // end of file: the process exited
-        buffer.append(chunk)
-        if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-          result.set(String(decoding: buffer[..<newline], as: UTF8.self))
-          break
-        }
-        if buffer.count > 64 * 1024 { break }
-      }
-      done.signal()
-    }
-    reader.start()
-    guard done.wait(timeout: .now() + timeout) == .success else { return nil }
-    return result.value
   }
 
   // MARK: Talking to the stack
@@ -296,13 +266,4 @@ final class SharedBackendStack: @unchecked Sendable {
     }
     if case let .success(stack) = result { stack.stop() }
   }
-}
-
-/// The line read by the reader thread.
-private final class FirstLineBox: @unchecked Sendable {
-  private let lock = NSLock()
-  private var line: String?
-
-  func set(_ value: String) { lock.withLock { line = value } }
-  var value: String? { lock.withLock { line } }
 }
