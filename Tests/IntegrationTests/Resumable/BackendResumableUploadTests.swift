@@ -14,7 +14,8 @@ final class BackendResumableUploadTests: XCTestCase, ResumableUploadCases {
   func testPauseThenResumeSendsOnlyTheRest() async throws { try await runPauseThenResume() }
   func testARestartedServerGivesATypedErrorOrAFreshUpload() async throws { try await runServerRestarted() }
   func testAnExpiredUploadGivesATypedError() async throws {
-    try await runUploadExpired(expiry: 1, wait: .milliseconds(1_500))
+    let error = try await runUploadExpired(expiry: 1, wait: .milliseconds(1_500))
+    guard case .uploadGone = error else { return XCTFail("expected uploadGone, got \(error)") }
   }
   func testAServerWithoutTheDraftGetsAPlainUpload() async throws { try await runServerWithoutTheDraft() }
   func testCancelDeletesTheUpload() async throws { try await runCancelDeletesTheUpload() }

@@ -18,7 +18,8 @@ import Unidirectional
 /// 3. A dropped connection, a timeout or a 5xx: `HEAD` asks the server's offset, and a `PATCH` sends only the
 ///    rest (``ResumableUploadEvent/resuming(offset:attempt:)``). A `409` (the offsets disagree) is asked again,
 ///    never guessed. Resumptions are bounded by ``ResumableUploadConfiguration/retryPolicy`` (its backoff sleeps
-///    on the clock given here); an attempt that moved the server's offset forward starts a fresh budget.
+///    on the clock given here); attempts that moved the server's offset forward and then broke off start a fresh
+///    budget (not after a timeout).
 /// 4. Success only when the final response says the upload is complete (`Upload-Complete: ?1`, or
 ///    `Upload-Incomplete: ?0` from servers of version 5/6) with a 2xx status, and every size it states is the
 ///    file's size.
@@ -312,10 +313,13 @@ private struct UploadRun: Sendable {
           }
           throw fatal
         }
-        // A fresh budget when the server's offset moved forward during the attempts that failed.
+        // A fresh budget when the server's offset moved forward during the attempts that failed and the last one
+        // broke off (a dropped connection, a 5xx). Not after a timeout: a server that takes bytes and never
+        // answers (Apple's reference server does so with an expired upload) would otherwise be fed forever.
         let moved = progress.value
         guard !(error is CancellationError), !Task.isCancelled, moved.latest > moved.start, moved.start >= 0,
-          let failure = error as? ImageUploadError, Self.isResumable(failure.lastFailure)
+          let failure = error as? ImageUploadError, Self.isResumable(failure.lastFailure),
+          !failure.lastFailure.isTimeout
         else { throw error }
         known = nil
       }
@@ -333,6 +337,7 @@ private struct UploadRun: Sendable {
       let (serverOffset, complete) = try await queryOffset(resource)
       if complete { return try await confirmCompletion(resource, offset: serverOffset) }
       offset = serverOffset
+      reporter.update(0, sentBytes: offset)
       let resumption = counters.withLock { counters -> Int in
         counters.resumptions += 1
         return counters.resumptions
@@ -578,6 +583,11 @@ private struct UploadRun: Sendable {
 }
 
 extension ImageUploadError {
+  fileprivate var isTimeout: Bool {
+    if case .timedOut = self { return true }
+    return false
+  }
+
   /// The failure itself, or the last one of ``attemptsFailed(count:last:)``.
   fileprivate var lastFailure: ImageUploadError {
     if case let .attemptsFailed(_, last) = self { return last.lastFailure }

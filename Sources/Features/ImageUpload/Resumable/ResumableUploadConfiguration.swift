@@ -17,8 +17,8 @@ public struct ResumableUploadConfiguration: Sendable, CustomStringConvertible {
   public var interopVersions: [Int]
   /// The method of the creation request and of a plain upload (`POST` or `PUT`).
   public var method: String
-  /// Bounds the automatic resumptions: attempts without progress and time, with backoff on the injected clock.
-  /// An attempt that moved the server's offset forward starts a fresh budget.
+  /// Bounds the automatic resumptions: attempts and time, with backoff on the injected clock. Attempts that moved
+  /// the server's offset forward before the connection broke start a fresh budget (a timeout does not).
   public var retryPolicy: RetryPolicy
   /// How long a request may go without any progress before it counts as interrupted (seconds).
   public var requestTimeout: TimeInterval
