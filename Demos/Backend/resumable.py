@@ -207,6 +207,7 @@ class ResumableUploads:
             self._partials_cleared = True
 
     def _purge_expired(self) -> None:
+        self._prepare_storage()
         now = time.monotonic()
         for upload in [u for u in self.uploads.values() if u.expires_at <= now and u.active is None]:
             self._forget(upload)
@@ -383,6 +384,7 @@ class ResumableUploads:
             return self._error(exc, version)
 
         await self._take_over(upload)
+        receiving = False
         try:
             upload.requests += 1
             self._touch(upload)
@@ -404,14 +406,15 @@ class ResumableUploads:
             if content_length is not None and content_length > self.max_append:
                 raise BadRequest(413, f"the request is larger than max-append-size ({self.max_append} bytes)",
                                  **{"Upload-Limit": self._upload_limit(upload)})
+            upload.version = version
+            receiving = True
+            # _receive releases the lock when it is done.
+            return await self._receive(request, upload, complete=complete, creation=False)
         except BadRequest as exc:
-            upload.lock.release()
             return self._error(exc, version)
-        except BaseException:
-            upload.lock.release()
-            raise
-        upload.version = version
-        return await self._receive(request, upload, complete=complete, creation=False)
+        finally:
+            if not receiving:
+                upload.lock.release()
 
     async def cancel(self, upload_id: str, request: Request) -> Response:
         self.require_token(request)
