@@ -64,7 +64,7 @@ public struct ResumableUploader: Sendable {
     events: @escaping @Sendable (ResumableUploadEvent) -> Void = { _ in }
   ) async throws -> ResumableUploadReceipt {
     do {
-      return try await UploadRun(uploader: self, file: file, events: events).run(resuming: resource)
+      return try await ResumableUploadRun(uploader: self, file: file, events: events).run(resuming: resource)
     } catch let error as ResumableUploadError {
       throw error
     } catch {
@@ -119,7 +119,7 @@ public struct ResumableUploader: Sendable {
 
 /// One call of ``ResumableUploader/upload(_:resuming:events:)``: the file checked once, one transport, the
 /// progress and byte counts of every request.
-private struct UploadRun: Sendable {
+struct ResumableUploadRun: Sendable {
   let uploader: ResumableUploader
   let file: ResumableUploadFile
   let events: @Sendable (ResumableUploadEvent) -> Void
