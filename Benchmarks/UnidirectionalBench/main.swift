@@ -16,6 +16,7 @@ if let index = arguments.firstIndex(of: "--profile"), index + 1 < arguments.coun
 
 var results: [BenchmarkResult] = []
 results += await UploadBenchmarks.all(arguments: arguments)  // --upload: 200 MB presigned PUT vs boto3, first (clean RSS)
+results += await ResumableUploadBenchmarks.all(arguments: arguments)  // --resumable: 200 MB resumable vs plain PUT
 results += await CoreBenchmarks.all(rounds: rounds)
 results += await ActionLogBenchmarks.all(rounds: rounds)
 

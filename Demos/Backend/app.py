@@ -839,4 +839,5 @@ resumable_uploads = resumable.install(
     require_token=require_token,
     filename_problem=filename_problem,
     parse_content_disposition=parse_content_disposition,
+    int_env=_int_env,
 )

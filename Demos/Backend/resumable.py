@@ -66,19 +66,6 @@ EXT_RE = re.compile(r"^\.[A-Za-z0-9]{1,16}$")
 MAX_UPLOADS = 1000
 
 
-def _int_env(name: str, default: int, lo: int, hi: int) -> int:
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise RuntimeError(f"{name} must be an integer, got {raw!r}") from None
-    if not lo <= value <= hi:
-        raise RuntimeError(f"{name} must be between {lo} and {hi}, got {value}")
-    return value
-
-
 def parse_sf_boolean(raw: str | None) -> bool | None:
     """An RFC 9651 Boolean item (``?0`` / ``?1``, parameters ignored); None when absent or malformed."""
     if raw is None:
@@ -100,6 +87,7 @@ class BadRequest(Exception):
 
     def __init__(self, status: int, message: str, problem: str | None = None, **fields: str) -> None:
         super().__init__(message)
+        self.version: int | None = None
         self.status = status
         self.message = message
         self.problem = problem
@@ -162,22 +150,23 @@ def install(
     require_token: Callable[[Request], None],
     filename_problem: Callable[[Any], str | None],
     parse_content_disposition: Callable[[str], tuple[str, dict[str, str]]],
+    int_env: Callable[[str, int, int, int], int],
 ) -> "ResumableUploads":
-    """Mount the endpoints on ``app``; returns the registry (for tests and the lifespan)."""
-    service = ResumableUploads(settings, require_token, filename_problem, parse_content_disposition)
+    """Mount the endpoints on ``app`` with the app's settings and helpers; returns the registry."""
+    service = ResumableUploads(settings, require_token, filename_problem, parse_content_disposition, int_env)
     app.include_router(service.router)
     return service
 
 
 class ResumableUploads:
-    def __init__(self, settings, require_token, filename_problem, parse_content_disposition) -> None:
+    def __init__(self, settings, require_token, filename_problem, parse_content_disposition, int_env) -> None:
         self.settings = settings
         self.require_token = require_token
         self.filename_problem = filename_problem
         self.parse_content_disposition = parse_content_disposition
         self.max_size: int = settings.max_upload_bytes
-        self.max_append: int = _int_env("RESUMABLE_MAX_APPEND_BYTES", self.max_size, 1, 1 << 40)
-        self.max_age: int = _int_env("RESUMABLE_MAX_AGE_SECONDS", 3600, 1, 30 * 86400)
+        self.max_append: int = int_env("RESUMABLE_MAX_APPEND_BYTES", self.max_size, 1, 1 << 40)
+        self.max_age: int = int_env("RESUMABLE_MAX_AGE_SECONDS", 3600, 1, 30 * 86400)
         self.uploads: dict[str, Upload] = {}
         self.by_file_id: dict[str, Upload] = {}
         self._partials_cleared = False
@@ -219,6 +208,17 @@ class ResumableUploads:
         if not upload.complete:
             with contextlib.suppress(OSError):
                 upload.part_path.unlink()
+
+    def _lookup(self, upload_id: str, request: Request) -> tuple[int, Upload]:
+        """The token checked, then the request's interop version and the upload; a BadRequest names the version."""
+        self.require_token(request)
+        version: int | None = None
+        try:
+            version = self._version(request)
+            return version, self._find(upload_id)
+        except BadRequest as exc:
+            exc.version = version
+            raise
 
     def _find(self, upload_id: str) -> Upload:
         self._purge_expired()
@@ -341,13 +341,10 @@ class ResumableUploads:
         return await self._receive(request, upload, complete=complete, creation=True)
 
     async def head(self, upload_id: str, request: Request) -> Response:
-        self.require_token(request)
-        version: int | None = None
         try:
-            version = self._version(request)
-            upload = self._find(upload_id)
+            version, upload = self._lookup(upload_id, request)
         except BadRequest as exc:
-            return self._error(exc, version)
+            return self._error(exc, exc.version)
         await self._take_over(upload)
         try:
             upload.requests += 1
@@ -366,11 +363,11 @@ class ResumableUploads:
             upload.lock.release()
 
     async def append(self, upload_id: str, request: Request) -> Response:
-        self.require_token(request)
-        version: int | None = None
         try:
-            version = self._version(request)
-            upload = self._find(upload_id)
+            version, upload = self._lookup(upload_id, request)
+        except BadRequest as exc:
+            return self._error(exc, exc.version)
+        try:
             content_type = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
             if content_type != PARTIAL_UPLOAD:
                 raise BadRequest(415, f"an append needs Content-Type: {PARTIAL_UPLOAD}")
@@ -417,13 +414,10 @@ class ResumableUploads:
                 upload.lock.release()
 
     async def cancel(self, upload_id: str, request: Request) -> Response:
-        self.require_token(request)
-        version: int | None = None
         try:
-            version = self._version(request)
-            upload = self._find(upload_id)
+            version, upload = self._lookup(upload_id, request)
         except BadRequest as exc:
-            return self._error(exc, version)
+            return self._error(exc, exc.version)
         await self._take_over(upload)
         try:
             self._forget(upload)

@@ -27,11 +27,7 @@ final class ReferenceServer: @unchecked Sendable {
   let port: Int
   /// Where uploads are stored, one file per upload named after the `fileId` of the server's answer.
   let storage: URL
-  private let process: Process
-  private let stdin: Pipe
-  private let logFile: URL
-  private let lock = NSLock()
-  private var isStopped = false
+  private let server: ChildServer
 
   /// The package's folder.
   static let packageDirectory = BackendStack.repositoryRoot.appendingPathComponent("Demos/ResumableReferenceServer")
@@ -51,58 +47,28 @@ final class ReferenceServer: @unchecked Sendable {
     guard FileManager.default.isExecutableFile(atPath: executable.path) else {
       throw BackendStackError.notStarted(buildHint)
     }
-    let logFile = FileManager.default.temporaryDirectory
-      .appendingPathComponent("reference-server-\(UUID().uuidString).log")
-    guard FileManager.default.createFile(atPath: logFile.path, contents: nil) else {
-      throw BackendStackError.notStarted("cannot create \(logFile.path)")
-    }
-    let log = try FileHandle(forWritingTo: logFile)
-    defer { try? log.close() }
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = ["--storage", storage.path, "--port", String(port)] + arguments
-    let stdin = Pipe()
-    let stdout = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    process.standardError = log
-    try process.run()
-    let line = ChildProcess.readFirstLine(of: stdout.fileHandleForReading, timeout: readyTimeout)
-    guard let line, let ready = try? JSONDecoder().decode(ReadyLine.self, from: Data(line.utf8)),
+    let (server, line) = try ChildServer.start(
+      name: "reference-server", executable: executable,
+      arguments: ["--storage", storage.path, "--port", String(port)] + arguments, readyTimeout: readyTimeout)
+    guard let ready = try? JSONDecoder().decode(ReadyLine.self, from: Data(line.utf8)),
       let origin = URL(string: ready.origin)
     else {
-      ChildProcess.stop(process, stdin: stdin, timeout: 5)
-      let tail = (try? String(contentsOf: logFile, encoding: .utf8)).map { String($0.suffix(2_000)) } ?? ""
-      try? FileManager.default.removeItem(at: logFile)
-      throw BackendStackError.notStarted("the reference server printed no ready line\n\(tail)")
+      throw server.failure("the reference server printed an unexpected first line: \(line)")
     }
     return ReferenceServer(
-      origin: origin, port: ready.port, storage: URL(fileURLWithPath: ready.storage), process: process,
-      stdin: stdin, logFile: logFile)
+      origin: origin, port: ready.port, storage: URL(fileURLWithPath: ready.storage), server: server)
   }
 
-  private init(origin: URL, port: Int, storage: URL, process: Process, stdin: Pipe, logFile: URL) {
+  private init(origin: URL, port: Int, storage: URL, server: ChildServer) {
     self.origin = origin
     self.port = port
     self.storage = storage
-    self.process = process
-    self.stdin = stdin
-    self.logFile = logFile
-  }
-
-  deinit {
-    stop()
+    self.server = server
   }
 
   /// Stops the server (stdin closed, then terminated, then killed). Safe to call more than once.
   func stop() {
-    let alreadyStopped = lock.withLock {
-      defer { isStopped = true }
-      return isStopped
-    }
-    guard !alreadyStopped else { return }
-    ChildProcess.stop(process, stdin: stdin, timeout: 5)
-    try? FileManager.default.removeItem(at: logFile)
+    server.stop(timeout: 5)
   }
 
   /// The upload endpoint (any path but `/resumable_upload/…` and `/stats` takes uploads).

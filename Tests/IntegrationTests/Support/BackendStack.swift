@@ -37,11 +37,7 @@ final class BackendStack: @unchecked Sendable {
   /// Where `/upload-model` stores files.
   let uploadDirectory: URL
 
-  private let process: Process
-  private let stdin: Pipe
-  private let logFile: URL
-  private let lock = NSLock()
-  private var isStopped = false
+  private let server: ChildServer
 
   /// The repository's root folder, found from this file's path.
   static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
@@ -68,81 +64,39 @@ final class BackendStack: @unchecked Sendable {
     guard FileManager.default.fileExists(atPath: script.path) else {
       throw BackendStackError.notStarted("no run_stack.py at \(script.path)")
     }
-    let logFile = FileManager.default.temporaryDirectory
-      .appendingPathComponent("backend-stack-\(UUID().uuidString).log")
-    guard FileManager.default.createFile(atPath: logFile.path, contents: nil) else {
-      throw BackendStackError.notStarted("cannot create \(logFile.path)")
-    }
-    let log = try FileHandle(forWritingTo: logFile)
-    defer { try? log.close() }
-
-    let process = Process()
     guard TestPython.isAvailable else { throw BackendStackError.notStarted(TestPython.missingMessage) }
-    process.executableURL = TestPython.executable
-    process.arguments =
-      [script.path] + (testHooks ? ["--test-hooks"] : []) + (apiPort.map { ["--api-port", String($0)] } ?? [])
-      + (uploadDirectory.map { ["--upload-dir", $0.path] } ?? [])
     var environment = ProcessInfo.processInfo.environment.merging(extraEnvironment) { $1 }
     environment["PYTHONUNBUFFERED"] = "1"
     environment["NO_PROXY"] = "127.0.0.1,localhost"
     environment["no_proxy"] = "127.0.0.1,localhost"
-    process.environment = environment
-    let stdin = Pipe()
-    let stdout = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    // Moto logs every request: a file never fills up and blocks the servers the way an unread pipe would.
-    process.standardError = log
-    try process.run()
-
-    let line = ChildProcess.readFirstLine(of: stdout.fileHandleForReading, timeout: readyTimeout)
-    func fail(_ reason: String) -> BackendStackError {
-      ChildProcess.stop(process, stdin: stdin, timeout: 10)
-      let tail = (try? String(contentsOf: logFile, encoding: .utf8)).map { String($0.suffix(2_000)) } ?? ""
-      try? FileManager.default.removeItem(at: logFile)
-      return .notStarted("\(reason)\n--- run_stack.py stderr (tail) ---\n\(tail)")
-    }
-    guard let line else {
-      throw fail("run_stack.py printed no ready line within \(readyTimeout) s")
-    }
+    let (server, line) = try ChildServer.start(
+      name: "run_stack.py", executable: TestPython.executable,
+      arguments: [script.path] + (testHooks ? ["--test-hooks"] : []) + (apiPort.map { ["--api-port", String($0)] } ?? [])
+        + (uploadDirectory.map { ["--upload-dir", $0.path] } ?? []),
+      environment: environment, readyTimeout: readyTimeout)
     guard let ready = try? JSONDecoder().decode(ReadyLine.self, from: Data(line.utf8)),
       let api = URL(string: ready.api), let s3 = URL(string: ready.s3)
     else {
-      throw fail("run_stack.py printed an unexpected first line (\(line.count) characters)")
+      throw server.failure("run_stack.py printed an unexpected first line (\(line.count) characters)")
     }
     return BackendStack(
       apiURL: api, s3URL: s3, bucket: ready.bucket, token: ready.token,
-      uploadDirectory: URL(fileURLWithPath: ready.uploadDir), process: process, stdin: stdin, logFile: logFile)
+      uploadDirectory: URL(fileURLWithPath: ready.uploadDir), server: server)
   }
 
-  private init(
-    apiURL: URL, s3URL: URL, bucket: String, token: String, uploadDirectory: URL, process: Process, stdin: Pipe,
-    logFile: URL
-  ) {
+  private init(apiURL: URL, s3URL: URL, bucket: String, token: String, uploadDirectory: URL, server: ChildServer) {
     self.apiURL = apiURL
     self.s3URL = s3URL
     self.bucket = bucket
     self.token = token
     self.uploadDirectory = uploadDirectory
-    self.process = process
-    self.stdin = stdin
-    self.logFile = logFile
-  }
-
-  deinit {
-    stop()
+    self.server = server
   }
 
   /// Stops the stack: closes its stdin (it shuts its servers down and exits), then terminates it if it has not
   /// exited within `timeout` seconds, and kills it as a last resort. Safe to call more than once.
   func stop(timeout: TimeInterval = 10) {
-    let alreadyStopped = lock.withLock {
-      defer { isStopped = true }
-      return isStopped
-    }
-    guard !alreadyStopped else { return }
-    ChildProcess.stop(process, stdin: stdin, timeout: timeout)
-    try? FileManager.default.removeItem(at: logFile)
+    server.stop(timeout: timeout)
   }
 
   // MARK: Talking to the stack
