@@ -43,8 +43,8 @@ public struct MultipartUploader: Sendable {
 
   /// Uploads the file at `url` as `filename` with `contentType`.
   ///
-  /// - Parameter progress: Bytes of the request body sent so far, and its size; never called after this returns.
-  ///   Pass nil when nobody watches: large uploads are faster without progress on Linux.
+  /// - Parameter progress: Bytes of the request body sent so far, and its size, at most once per percent (back to 0
+  ///   when a redirect re-sends the body); never called after this returns.
   /// - Throws: ``ImageUploadError``: `httpStatus` with the server's message for a non-2xx answer, `rejected` for
   ///   `success: false`, `unreadableFile`, `cannotConnect`, ….
   public func upload(
