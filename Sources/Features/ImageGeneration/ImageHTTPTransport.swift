@@ -63,7 +63,7 @@ struct ImageHTTPTransport: Sendable {
     configuration.timeoutIntervalForResource = max(timeout.timeInterval * 4, 60)
     configuration.httpCookieAcceptPolicy = .never
     configuration.urlCache = nil
-    let session = URLSession(configuration: configuration, delegate: CredentialRedirectGuard(), delegateQueue: nil)
+    let session = URLSession(configuration: configuration, delegate: Self.redirectGuard, delegateQueue: nil)
     defer { session.finishTasksAndInvalidate() }
 
     let task = TaskBox()
@@ -89,6 +89,16 @@ struct ImageHTTPTransport: Sendable {
       if Task.isCancelled || error.code == .cancelled { throw CancellationError() }
       throw map(error)
     }
+  }
+
+  /// Refuses the redirects URLSession would get wrong: any for a request with a body (it would arrive empty) and any
+  /// to another origin for a request with `Authorization` (the key would go along).
+  private static let redirectGuard = RedirectDecidingDelegate { task, next in
+    let original = task.originalRequest
+    let hasBody = original?.httpMethod.map { $0 != "GET" && $0 != "HEAD" } ?? true
+    let hasCredentials = original?.value(forHTTPHeaderField: "Authorization") != nil
+    let sameOrigin = original?.url.map(Origin.init) == next.url.map(Origin.init)
+    return hasBody || (hasCredentials && !sameOrigin) ? nil : next
   }
 
   private func map(_ error: URLError) -> ImageGenerationError {
@@ -166,24 +176,6 @@ struct ImageHTTPTransport: Sendable {
     formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
     guard let date = formatter.date(from: value) else { return nil }
     return max(0, Int(date.timeIntervalSinceNow.rounded(.up)))
-  }
-}
-
-/// Refuses the redirects URLSession would get wrong: any for a request with a body (it would arrive empty) and any
-/// to another origin for a request with `Authorization` (the key would go along).
-private final class CredentialRedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
-  func urlSession(
-    _ session: URLSession,
-    task: URLSessionTask,
-    willPerformHTTPRedirection response: HTTPURLResponse,
-    newRequest request: URLRequest,
-    completionHandler: @escaping @Sendable (URLRequest?) -> Void
-  ) {
-    let original = task.originalRequest
-    let hasBody = original?.httpMethod.map { $0 != "GET" && $0 != "HEAD" } ?? true
-    let hasCredentials = original?.value(forHTTPHeaderField: "Authorization") != nil
-    let sameOrigin = original?.url.map(Origin.init) == request.url.map(Origin.init)
-    completionHandler(hasBody || (hasCredentials && !sameOrigin) ? nil : request)
   }
 }
 

@@ -46,7 +46,7 @@ final class URLSessionHTTPEngine: Sendable {
     // The session delegate only refuses redirects: without a task delegate, URLSession on Linux sends no per-chunk
     // progress operations at all (a task delegate makes a large upload ~1.4× slower).
     self.session = URLSession(
-      configuration: configuration, delegate: RedirectRefusingDelegate(), delegateQueue: delegateQueue)
+      configuration: configuration, delegate: RedirectDecidingDelegate { _, _ in nil }, delegateQueue: delegateQueue)
     self.requestTimeout = requestTimeout
     self.stagingDirectory = stagingDirectory
   }
@@ -103,27 +103,14 @@ final class URLSessionHTTPEngine: Sendable {
   }
 }
 
-/// Refuses every redirect, so the 3xx response is delivered as the final one.
-private final class RedirectRefusingDelegate: NSObject, URLSessionTaskDelegate, Sendable {
-  func urlSession(
-    _ session: URLSession,
-    task: URLSessionTask,
-    willPerformHTTPRedirection response: HTTPURLResponse,
-    newRequest request: URLRequest,
-    completionHandler: @escaping @Sendable (URLRequest?) -> Void
-  ) {
-    completionHandler(nil)
-  }
-}
-
 /// Forwards `didSendBodyData` of one task, and refuses redirects like the session's delegate (a task delegate is
 /// asked first).
-private final class ProgressDelegate: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-  // @unchecked: NSObject is not Sendable; the only stored property is an immutable @Sendable closure.
+private final class ProgressDelegate: RedirectDecidingDelegate, @unchecked Sendable {
   private let progress: @Sendable (Int64) -> Void
 
   init(progress: @escaping @Sendable (Int64) -> Void) {
     self.progress = progress
+    super.init { _, _ in nil }
   }
 
   func urlSession(
@@ -134,15 +121,5 @@ private final class ProgressDelegate: NSObject, URLSessionTaskDelegate, @uncheck
     totalBytesExpectedToSend: Int64
   ) {
     progress(totalBytesSent)
-  }
-
-  func urlSession(
-    _ session: URLSession,
-    task: URLSessionTask,
-    willPerformHTTPRedirection response: HTTPURLResponse,
-    newRequest request: URLRequest,
-    completionHandler: @escaping @Sendable (URLRequest?) -> Void
-  ) {
-    completionHandler(nil)
   }
 }
