@@ -137,7 +137,7 @@ final class ImageUploadRedirectIntegrationTests: BackendStackTestCase {
           // The first server read every byte before redirecting: progress went to 100%, then restarted for the
           // request that counts.
           let firstFull = try XCTUnwrap(reports.firstIndex { $0.percent == 100 }, "\(reports)")
-          XCTAssertTrue(reports[firstFull...].contains { $0.percent < 100 }, "progress restarts: \(reports)")
+          XCTAssertTrue(reports[firstFull...].contains { $0.percent < 100 }, "\(engine): progress restarts: \(reports)")
         }
         XCTAssertLessThanOrEqual(reports.count, 2 * 102, "at most ~1 report per percent per request: \(reports.count)")
       }

@@ -65,7 +65,8 @@ final class URLSessionHTTPEngine: Sendable {
     urlRequest.httpMethod = request.method
     urlRequest.httpShouldHandleCookies = false
     for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
-    let delegate = progress.map(ProgressDelegate.init(progress:))
+    // A task delegate (asked before the session's) that reports progress and refuses redirects too.
+    let delegate = progress.map { progress in RedirectDecidingDelegate(progress: progress) { _, _ in nil } }
     progress?(0)
 
     let data: Data
@@ -100,26 +101,5 @@ final class URLSessionHTTPEngine: Sendable {
     return HTTPTransferResponse(
       status: http.statusCode, headers: HTTPHeaderFields(fields), body: data, url: request.url, informational: [],
       bodyBytesSent: nil, receivedWholeBody: true)
-  }
-}
-
-/// Forwards `didSendBodyData` of one task, and refuses redirects like the session's delegate (a task delegate is
-/// asked first).
-private final class ProgressDelegate: RedirectDecidingDelegate, @unchecked Sendable {
-  private let progress: @Sendable (Int64) -> Void
-
-  init(progress: @escaping @Sendable (Int64) -> Void) {
-    self.progress = progress
-    super.init { _, _ in nil }
-  }
-
-  func urlSession(
-    _ session: URLSession,
-    task: URLSessionTask,
-    didSendBodyData bytesSent: Int64,
-    totalBytesSent: Int64,
-    totalBytesExpectedToSend: Int64
-  ) {
-    progress(totalBytesSent)
   }
 }
