@@ -2,7 +2,7 @@ import Features
 import Foundation
 import Unidirectional
 
-/// `--resumable`: a 200 MB file through ``ResumableUploader`` to the backend, next to a plain `PUT` of the same file
+/// `--resumable` (`--resumable-only` skips the other cases): a 200 MB file through ``ResumableUploader`` to the backend, next to a plain `PUT` of the same file
 /// by the same client to the same server (`/plain-uploads`, which does not speak the draft) and `curl -T` there;
 /// then the same upload with the connection dropped at 50%, counting the bytes the server received and the bytes
 /// the client handed to the network.
@@ -13,7 +13,7 @@ enum ResumableUploadBenchmarks {
   static let fileSize: Int64 = 200_000_000
 
   static func all(arguments: [String], rounds: Int = 3) async -> [BenchmarkResult] {
-    guard arguments.contains("--resumable") else { return [] }
+    guard arguments.contains("--resumable") || arguments.contains("--resumable-only") else { return [] }
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("resumable-bench-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
     do {

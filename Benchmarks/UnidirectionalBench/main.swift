@@ -15,10 +15,14 @@ if let index = arguments.firstIndex(of: "--profile"), index + 1 < arguments.coun
 }
 
 var results: [BenchmarkResult] = []
-results += await UploadBenchmarks.all(arguments: arguments)  // --upload: 200 MB presigned PUT vs boto3, first (clean RSS)
-results += await ResumableUploadBenchmarks.all(arguments: arguments)  // --resumable: 200 MB resumable vs plain PUT
-results += await CoreBenchmarks.all(rounds: rounds)
-results += await ActionLogBenchmarks.all(rounds: rounds)
+// --upload (or --upload-only, which skips the rest): 200 MB presigned PUT vs boto3, 100 MB multipart vs curl -F;
+// first, for a clean RSS. --resumable (or --resumable-only): 200 MB resumable upload vs plain PUT, bytes re-sent.
+results += await UploadBenchmarks.all(arguments: arguments)
+results += await ResumableUploadBenchmarks.all(arguments: arguments)
+if !arguments.contains("--upload-only") && !arguments.contains("--resumable-only") {
+  results += await CoreBenchmarks.all(rounds: rounds)
+  results += await ActionLogBenchmarks.all(rounds: rounds)
+}
 
 if json {
   for result in results { print(result.jsonLine) }

@@ -183,6 +183,18 @@ final class RetryPolicyTests: XCTestCase {
     XCTAssertEqual(attempts.values, [1])
   }
 
+  func testAZeroBackoffRetriesAtOnceWithoutWaitingForTheClock() async throws {
+    let attempts = Recorder<Int>()
+    // Jitter 0 draws a zero wait: the next attempt starts at once, even on a clock nobody moves.
+    let value = try await RetryPolicy.standard.run(clock: TestClock(), jitter: { 0 }) { attempt -> Int in
+      attempts.append(attempt)
+      if attempt < 3 { throw self.slowDown }
+      return attempt
+    }
+    XCTAssertEqual(value, 3)
+    XCTAssertEqual(attempts.values, [1, 2, 3])
+  }
+
   func testCancellationInsideAnAttemptIsNotRetried() async {
     let attempts = Recorder<Int>()
     do {

@@ -5,8 +5,8 @@ import Foundation
 #endif
 
 /// The HTTP side of one resumable upload: a fresh connection for every request, informational responses (`104`)
-/// passed on, bytes sent counted, redirects refused (the 3xx comes back as the response), and URL errors turned
-/// into ``ImageUploadError``s.
+/// passed on as they arrive, bytes sent counted, redirects refused (the 3xx comes back as the response),
+/// `User-Agent: Unidirectional/<version>`, and URL errors turned into ``ImageUploadError``s.
 ///
 /// Why a new ephemeral URLSession per request: libcurl sends a request again by itself when a *reused*
 /// connection dies under it, and FoundationNetworking then goes on reading the half-consumed body stream: an
@@ -55,6 +55,8 @@ final class ResumableUploadTransport: Sendable {
     var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: requestTimeout)
     request.httpMethod = method
     request.httpShouldHandleCookies = false
+    // Not libcurl's default, which names the host's process and curl's version to every server.
+    request.setValue(UserAgent.value, forHTTPHeaderField: "User-Agent")
     return request
   }
 
@@ -101,6 +103,14 @@ final class ResumableUploadTransport: Sendable {
       }
       guard let http = response as? HTTPURLResponse else {
         throw ImageUploadError.invalidResponse("not an HTTP response")
+      }
+      if (300..<400).contains(http.statusCode), let location = http.value(forHTTPHeaderField: "Location") {
+        // The draft's requests go where the server said (the upload resource); a redirect would re-send a body
+        // and credentials elsewhere.
+        throw ImageUploadError.redirectRefused(
+          status: http.statusCode, from: UploadHTTPTransport.hostDescription(request.url),
+          to: UploadHTTPTransport.hostDescription(URL(string: location, relativeTo: request.url)),
+          reason: "resumable upload requests are not redirected")
       }
       return (data, http)
     } catch {

@@ -86,7 +86,7 @@ public struct ResumableUploader: Sendable {
       let (data, response) = try await transport.send(request, body: .empty)
       guard (200..<300).contains(response.statusCode) || [404, 410].contains(response.statusCode) else {
         throw ResumableUploadError.transfer(
-          .httpStatus(response.statusCode, message: UploadHTTPTransport.serverMessage(in: data)))
+          .httpStatus(response.statusCode, message: serverMessage(in: data)))
       }
     } catch let error as ImageUploadError {
       throw ResumableUploadError.transfer(error)
@@ -94,6 +94,18 @@ public struct ResumableUploader: Sendable {
   }
 
   // MARK: Requests
+
+  /// The server's `{"message": …}` (or `{"detail": …}`), else the start of the body, with the token redacted.
+  func serverMessage(in body: Data) -> String {
+    struct ErrorBody: Decodable {
+      let message: String?
+      let detail: String?
+    }
+    let redactor = configuration.token?.redactor ?? .none
+    let decoded = try? JSONDecoder().decode(ErrorBody.self, from: body)
+    return redactor.serverText(
+      decoded.flatMap { $0.message ?? $0.detail } ?? String(decoding: body.prefix(64 * 1024), as: UTF8.self))
+  }
 
   /// `Upload-Draft-Interop-Version`.
   func applyDraftFields(to request: inout URLRequest, version: Int) {
@@ -206,10 +218,10 @@ struct ResumableUploadRun: Sendable {
         continue
       }
       if status == 401 || status == 403 {
-        throw ImageUploadError.httpStatus(status, message: UploadHTTPTransport.serverMessage(in: data))
+        throw ImageUploadError.httpStatus(status, message: uploader.serverMessage(in: data))
       }
       if (500..<600).contains(status) {
-        throw ImageUploadError.httpStatus(status, message: UploadHTTPTransport.serverMessage(in: data))
+        throw ImageUploadError.httpStatus(status, message: uploader.serverMessage(in: data))
       }
     }
     return nil
@@ -282,7 +294,7 @@ struct ResumableUploadRun: Sendable {
     if (500..<600).contains(status), let resource {
       return try await resume(resource)
     }
-    throw Self.failure(status: status, data: data, size: size)
+    throw failure(status: status, data: data)
   }
 
   // MARK: Resumption
@@ -382,7 +394,7 @@ struct ResumableUploadRun: Sendable {
       case 404, 410:
         throw ResumableUploadError.uploadGone(host: UploadHTTPTransport.hostDescription(resource.url))
       default:
-        throw Self.failure(status: status, data: data, size: size)
+        throw failure(status: status, data: data)
       }
     }
   }
@@ -397,7 +409,7 @@ struct ResumableUploadRun: Sendable {
     if status == 404 || status == 410 {
       throw ResumableUploadError.uploadGone(host: UploadHTTPTransport.hostDescription(resource.url))
     }
-    guard (200..<300).contains(status) else { throw Self.failure(status: status, data: data, size: size) }
+    guard (200..<300).contains(status) else { throw failure(status: status, data: data) }
     guard let offset = StructuredField.integer(response.value(forHTTPHeaderField: "Upload-Offset")) else {
       throw ImageUploadError.invalidResponse("the upload's HEAD has no Upload-Offset")
     }
@@ -441,12 +453,12 @@ struct ResumableUploadRun: Sendable {
       let (data, response) = try await send(
         request0, body: .wholeFile(file.url), from: 0)
       if (500..<600).contains(response.statusCode) {
-        throw ImageUploadError.httpStatus(response.statusCode, message: UploadHTTPTransport.serverMessage(in: data))
+        throw ImageUploadError.httpStatus(response.statusCode, message: uploader.serverMessage(in: data))
       }
       return (data, response)
     }
     guard (200..<300).contains(response.statusCode) else {
-      throw Self.failure(status: response.statusCode, data: data, size: size)
+      throw failure(status: response.statusCode, data: data)
     }
     return try receipt(data, response, mode: .plain)
   }
@@ -474,7 +486,7 @@ struct ResumableUploadRun: Sendable {
     -> ResumableUploadReceipt
   {
     let status = response.statusCode
-    guard (200..<300).contains(status) else { throw Self.failure(status: status, data: data, size: size) }
+    guard (200..<300).contains(status) else { throw failure(status: status, data: data) }
     let host = UploadHTTPTransport.hostDescription(response.url)
     if let offset = StructuredField.integer(response.value(forHTTPHeaderField: "Upload-Offset")), offset != size {
       throw ImageUploadError.incompleteUpload(host: host, detail: "the server confirmed \(offset) of \(size) bytes")
@@ -562,8 +574,8 @@ struct ResumableUploadRun: Sendable {
     return min(rest, maxAppend)
   }
 
-  static func failure(status: Int, data: Data, size: Int64) -> any Error {
-    ImageUploadError.httpStatus(status, message: UploadHTTPTransport.serverMessage(in: data))
+  private func failure(status: Int, data: Data) -> any Error {
+    ImageUploadError.httpStatus(status, message: uploader.serverMessage(in: data))
   }
 
   /// `inline; filename="…"` for a plain ASCII name, `inline; filename*=UTF-8''…` otherwise.

@@ -96,9 +96,14 @@ public struct RetryPolicy: Hashable, Sendable, CustomStringConvertible {
       let now = clock.now
       let end = deadline ?? now.advanced(by: maxTotalDuration)
       deadline = end
-      let wakeUp = now.advanced(by: backoff(afterAttempt: attempt, jitter: jitter()))
+      let delay = backoff(afterAttempt: attempt, jitter: jitter())
+      let wakeUp = now.advanced(by: delay)
       guard wakeUp <= end else { throw givingUp() }
-      try await clock.sleep(until: wakeUp, tolerance: nil)
+      if delay > .zero {
+        try await clock.sleep(until: wakeUp, tolerance: nil)
+      } else {
+        try Task.checkCancellation()  // no wait: a zero-length sleep on a TestClock would wait for the next advance
+      }
       attempt += 1
     }
   }
