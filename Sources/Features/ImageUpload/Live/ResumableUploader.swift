@@ -138,7 +138,7 @@ struct ResumableUploadRun: Sendable {
   let size: Int64
   let modificationDate: Date?
   let transport: ResumableUploadTransport
-  let reporter: UploadProgressReporter
+  let reporter: MonotonicProgress
   let counters = LockIsolated(Counters())
 
   struct Counters {
@@ -163,7 +163,7 @@ struct ResumableUploadRun: Sendable {
     let configuration = uploader.configuration
     self.transport = ResumableUploadTransport(
       requestTimeout: configuration.requestTimeout, resourceTimeout: configuration.resourceTimeout)
-    self.reporter = UploadProgressReporter(sizes: [size]) { events(.progress($0)) }
+    self.reporter = MonotonicProgress(total: size) { events(.progress($0)) }
   }
 
   func run(resuming resource: ResumableUploadResource?) async throws -> ResumableUploadReceipt {
@@ -349,7 +349,7 @@ struct ResumableUploadRun: Sendable {
       let (serverOffset, complete) = try await queryOffset(resource)
       if complete { return try await confirmCompletion(resource, offset: serverOffset) }
       offset = serverOffset
-      reporter.update(0, sentBytes: offset)
+      reporter.update(offset)
       let resumption = counters.withLock { counters -> Int in
         counters.resumptions += 1
         return counters.resumptions
@@ -477,7 +477,7 @@ struct ResumableUploadRun: Sendable {
     let reporter = reporter
     return try await transport.send(request, body: body, informational: informational) { total in
       sentInRequest.setValue(total)
-      reporter.update(0, sentBytes: offset + total)
+      reporter.update(offset + total)
     }
   }
 
@@ -500,7 +500,7 @@ struct ResumableUploadRun: Sendable {
     if let stated = answer?.size, stated != size {
       throw ImageUploadError.incompleteUpload(host: host, detail: "the server stored \(stated) of \(size) bytes")
     }
-    reporter.complete(0)
+    reporter.update(size)
     let counters = counters.value
     return ResumableUploadReceipt(
       mode: mode, status: status, body: data, fileID: answer?.fileId, sha256: answer?.sha256?.lowercased(),
@@ -604,5 +604,44 @@ extension ImageUploadError {
   fileprivate var lastFailure: ImageUploadError {
     if case let .attemptsFailed(_, last) = self { return last.lastFailure }
     return self
+  }
+}
+
+/// The progress of one upload across its requests: never goes backwards (after an interruption it holds until the
+/// re-sent bytes pass it), reports whole-percent steps only, and nothing after ``close()``.
+final class MonotonicProgress: Sendable {
+  private struct Counters {
+    var completed: Int64 = 0
+    var lastPercent = -1
+    var isClosed = false
+  }
+
+  private let total: Int64
+  private let handler: @Sendable (UploadProgress) -> Void
+  private let counters = LockIsolated(Counters())
+
+  init(total: Int64, handler: @escaping @Sendable (UploadProgress) -> Void) {
+    self.total = total
+    self.handler = handler
+  }
+
+  /// The upload has `bytes` of the file on the way or at the server (clamped to the file's size).
+  func update(_ bytes: Int64) {
+    counters.withLock { counters in
+      guard !counters.isClosed else { return }
+      let clamped = min(max(bytes, 0), total)
+      guard clamped > counters.completed || counters.lastPercent < 0 else { return }
+      counters.completed = max(clamped, counters.completed)
+      let progress = UploadProgress(completedBytes: counters.completed, totalBytes: total)
+      guard progress.percent > counters.lastPercent else { return }
+      counters.lastPercent = progress.percent
+      // Under the lock, so that no report can follow `close()`.
+      handler(progress)
+    }
+  }
+
+  /// Stops reporting; later updates are dropped.
+  func close() {
+    counters.withLock { $0.isClosed = true }
   }
 }
