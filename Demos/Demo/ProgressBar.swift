@@ -76,6 +76,11 @@ struct ProgressBar {
     }
   }
 
+  /// `60 s`, `2.5 s`: a number of seconds for a message.
+  static func seconds(_ value: Double) -> String {
+    value == value.rounded() ? "\(Int(value)) s" : String(format: "%.1f s", value)
+  }
+
   /// `410.2 KB/s`, or `—` before any time has passed.
   static func rate(_ count: Int64, over elapsed: Duration) -> String {
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
@@ -97,14 +102,16 @@ final class Console: @unchecked Sendable {
     self.isTerminal = isTerminal
   }
 
-  /// Writes `text` as a line of its own (ending a bar being redrawn first).
+  /// Writes `text` as a line of its own (ending a bar being redrawn first). Lines quote outside text (a script's
+  /// failure reason, a server's message), so control characters are escaped and a huge line is shortened.
   func line(_ text: String) {
+    let safe = TerminalText.line(text)
     lock.withLock {
       if isRedrawing {
         write("\n")
         isRedrawing = false
       }
-      write(text + "\n")
+      write(safe + "\n")
     }
   }
 
