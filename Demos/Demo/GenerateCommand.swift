@@ -229,7 +229,11 @@ extension GenerateCommand {
         let failed = state.savedFiles.count - (previous?.savedFiles.count ?? 0) + 1
         let total = state.images.count
         emit("save failed for image \(failed) of \(total): \(message)")
-        if failed < total { emit("  images \(failed + 1) to \(total) were not saved either") }
+        if failed + 1 == total {
+          emit("  image \(total) was not saved either")
+        } else if failed < total {
+          emit("  images \(failed + 1) to \(total) were not saved either")
+        }
       }
     }
 

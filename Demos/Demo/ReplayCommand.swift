@@ -40,6 +40,14 @@ struct ReplayCommand: DemoCommand {
       return usageFailure(error)
     }
 
+    do {
+      // Only a regular file that opens: a named pipe would block the reader, and the reason is said in words.
+      _ = try RegularFile.read(url, upTo: 0)
+    } catch {
+      let message = "cannot open action log \(url.path): \(error.reason)"
+      FileHandle.standardError.write(Data("demo replay: \(TerminalText.line(message))\n".utf8))
+      return 1
+    }
     let header: ActionLogHeader
     do {
       header = try ActionLogHeader.read(from: url)
@@ -72,7 +80,7 @@ struct ReplayCommand: DemoCommand {
 
   /// How long an error message may get: the log's own text inside it (a format name, a decoding error quoting a
   /// value) is shortened to this, with the number of characters left out.
-  static let messageLimit = 300
+  static let messageLimit = 500
 
   /// Prints `error` (it may quote the log) on standard error, escaped and shortened.
   private static func fail(_ error: ActionLogError) {

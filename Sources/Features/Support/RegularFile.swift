@@ -5,11 +5,12 @@ import Foundation
 ///
 /// ```swift
 /// let header = try RegularFile.read(URL(fileURLWithPath: "IMG_1.png"), upTo: 32)
+/// _ = try RegularFile.read(logURL, upTo: 0)   // only checks that it can be opened and is a regular file
 /// // a FIFO named IMG_2.png: throws RegularFileError.notARegularFile(kind: "a named pipe (FIFO)")
 /// ```
-enum RegularFile {
+public enum RegularFile {
   /// The first `limit` bytes of the regular file at `url`, or all of them when `limit` is nil.
-  static func read(_ url: URL, upTo limit: Int? = nil) throws(RegularFileError) -> Data {
+  public static func read(_ url: URL, upTo limit: Int? = nil) throws(RegularFileError) -> Data {
     // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer. It changes nothing for a regular
     // file, and the type is checked on the open descriptor, so nothing can be swapped in between.
     let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
@@ -47,14 +48,14 @@ enum RegularFile {
 }
 
 /// Why ``RegularFile`` could not read a file, in words (``reason``).
-enum RegularFileError: Error, Hashable {
+public enum RegularFileError: Error, Sendable, Hashable {
   /// It is a folder, a named pipe, a device or a socket.
   case notARegularFile(kind: String)
   /// The system refused (`errno`).
   case system(code: Int32)
 
   /// `"it is a named pipe (FIFO), not a regular file"`, `"permission denied"`.
-  var reason: String {
+  public var reason: String {
     switch self {
     case let .notARegularFile(kind): "it is \(kind), not a regular file"
     case let .system(code): FileErrorReason.words(forErrno: code)
