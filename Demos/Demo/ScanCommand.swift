@@ -34,6 +34,8 @@ struct ScanCommand: DemoCommand {
     var scriptName = "standard script"
     var out: URL?
     var record: RecordDestination?
+    /// What must never be printed (the token), whatever a server echoes.
+    var secrets: [String] = []
   }
 
   /// How the flow ended.
@@ -51,7 +53,7 @@ struct ScanCommand: DemoCommand {
       return usageFailure(error)
     }
 
-    let console = Console()
+    let console = Console(redacting: options.secrets)
     let folder =
       options.out
       ?? FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -242,6 +244,7 @@ struct ScanCommand: DemoCommand {
         throw UsageError("--api needs a token: \(places.joined(separator: ", or "))")
       }
       var upload = UploadServerConfiguration(apiBaseURL: url, token: BearerToken(token.value))
+      options.secrets = [token.value]
       if let seconds = try parser.seconds("--timeout") { upload.requestTimeout = seconds }
       options.upload = upload
     } else {

@@ -166,7 +166,7 @@ final class DemoScanCommandTests: XCTestCase {
   /// An unresponsive upload server: `--timeout` bounds the silence, and the status says what the host is waiting
   /// for once every byte is sent, instead of sitting at 100%.
   func testAnUnresponsiveServerIsNamedWhileWaitedForAndTimesOut() throws {
-    let server = try SilentServer()
+    let server = try LoopbackStubServer()
     addTeardownBlock { server.stop() }
     let started = Date()
     let result = try DemoProcess.run(
@@ -324,6 +324,26 @@ final class DemoScanCommandTests: XCTestCase {
         "done: the scan did not finish",
       ])
     XCTAssertFalse(result.output.contains("→ Create 3D model"), result.output)
+  }
+
+  /// A server that echoes the bearer token in its error: whatever the upload client passes on, the host prints the
+  /// token as `<redacted>`.
+  func testATokenEchoedByTheServerIsNeverPrinted() throws {
+    let secret = "secret-\(UUID().uuidString)"
+    let server = try LoopbackStubServer { head in
+      let authorization = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("authorization:") } ?? ""
+      let body = #"{"message": "refused \#(authorization.dropFirst(14).trimmingCharacters(in: .whitespaces))"}"#
+      return "HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n"
+        + "Connection: close\r\n\r\n" + body
+    }
+    addTeardownBlock { server.stop() }
+    let result = try DemoProcess.run(
+      ["--api", "http://127.0.0.1:\(server.port)", "--timeout", "10"], in: folder,
+      environment: ["UPLOAD_API_TOKEN": secret], timeout: 30)
+    XCTAssertEqual(result.status, 1, result.output + result.errors)
+    XCTAssertTrue(result.output.contains("upload: ✗ Upload failed: "), result.output)
+    XCTAssertTrue(result.output.contains("refused Bearer <redacted>"), result.output)
+    XCTAssertFalse((result.output + result.errors).contains(secret), result.output)
   }
 
   // MARK: Helpers

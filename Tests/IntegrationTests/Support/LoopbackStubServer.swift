@@ -1,21 +1,25 @@
 import Foundation
 
-/// A server on 127.0.0.1 that accepts connections and reads everything sent to it but never answers: an
-/// unresponsive upload server, for timeout tests. ``stop()`` closes every socket (register it as a teardown block).
+/// A bare HTTP server on 127.0.0.1 for the misbehaving servers a host must survive: one that reads everything and
+/// never answers (an unresponsive upload server), or one that answers every request as soon as its headers are in
+/// with a response built from them (e.g. an error that echoes the `Authorization` header). ``stop()`` shuts every
+/// socket down (register it as a teardown block).
 ///
 /// ```swift
-/// let server = try SilentServer()
+/// let server = try LoopbackStubServer()            // never answers
 /// addTeardownBlock { server.stop() }
 /// … upload to http://127.0.0.1:\(server.port) with a short timeout …
 /// XCTAssertGreaterThan(server.bytesReceived, 0)
 /// ```
-final class SilentServer: @unchecked Sendable {
+final class LoopbackStubServer: @unchecked Sendable {
   struct Failure: Error, CustomStringConvertible {
     let description: String
   }
 
   /// The port it listens on.
   let port: UInt16
+  /// Builds the whole response (status line, headers, body) from a request's head; nil: never answer.
+  private let answer: (@Sendable (_ head: String) -> String)?
 
   private let listener: Int32
   private let lock = NSLock()
@@ -23,8 +27,11 @@ final class SilentServer: @unchecked Sendable {
   private var received = 0
   private var isStopped = false
 
-  /// Listens on a free loopback port and accepts on a background thread.
-  init() throws {
+  /// Listens on a free loopback port and accepts on a background thread; each request is answered with
+  /// `answer(head)` once its head (request line and headers) has arrived, then its connection is closed — or never,
+  /// when `answer` is nil.
+  init(answer: (@Sendable (_ head: String) -> String)? = nil) throws {
+    self.answer = answer
     let descriptor = socket(AF_INET, Self.streamType, 0)
     guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
     var address = sockaddr_in()
@@ -82,24 +89,35 @@ final class SilentServer: @unchecked Sendable {
     }
   }
 
-  /// Reads and discards until the peer closes or ``stop()`` shuts the socket down; never writes.
+  /// Reads until the peer closes or ``stop()`` shuts the socket down; answers once the head is in, if it answers.
   private func readUntilClosed(_ connection: Int32) {
     defer {
       lock.withLock { connections.removeAll { $0 == connection } }
       close(connection)
     }
     var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    var head = Data()
     while true {
       let count = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
       if count < 0, errno == EINTR { continue }
       if count <= 0 { return }
       lock.withLock { received += count }
+      guard let answer else { continue }
+      head.append(contentsOf: buffer[0..<count])
+      guard let end = head.range(of: Data("\r\n\r\n".utf8)) else { continue }
+      let response = Data(answer(String(decoding: head[..<end.lowerBound], as: UTF8.self)).utf8)
+      _ = response.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Self.sendFlags) }
+      shutdown(connection, Int32(SHUT_WR))
+      head = Data()
     }
   }
 
   #if os(Linux)
     private static let streamType = Int32(SOCK_STREAM.rawValue)
+    /// A peer that already hung up is an error here, not a SIGPIPE that ends the test process.
+    private static let sendFlags = Int32(MSG_NOSIGNAL)
   #else
     private static let streamType = SOCK_STREAM
+    private static let sendFlags: Int32 = 0
   #endif
 }
