@@ -338,8 +338,7 @@ final class DemoScanCommandTests: XCTestCase {
     }
     addTeardownBlock { server.stop() }
     let result = try DemoProcess.run(
-      ["--api", "http://127.0.0.1:\(server.port)", "--timeout", "10"], in: folder,
-      environment: ["UPLOAD_API_TOKEN": secret], timeout: 30)
+      ["--api", "http://127.0.0.1:\(server.port)", "--token", secret], in: folder, timeout: 30)
     XCTAssertEqual(result.status, 1, result.output + result.errors)
     XCTAssertTrue(result.output.contains("upload: ✗ Upload failed: "), result.output)
     XCTAssertTrue(result.output.contains("refused Bearer <redacted>"), result.output)
