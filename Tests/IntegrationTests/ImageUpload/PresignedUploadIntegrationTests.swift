@@ -69,11 +69,15 @@ final class PresignedUploadIntegrationTests: BackendStackTestCase {
     let states = store.states
     store.send(.upload(.itemsPicked(images.map { PickedImage(fileURL: $0.item.fileURL) })))
     // What this test asserts is the parent's list of ids, so that is what it waits for (or a failure, to stop
-    // early) — not the child's status, which is reduced one action before the parent hears of it.
-    let settled = await UploadIntegrationSupport.firstState(of: states, timeout: .seconds(30)) {
+    // early) — not the child's status, which is reduced one action before the parent hears of it. The bound is
+    // longer than the client's 30 s request timeout: a stalled request ends as a failure with its reason.
+    let settled = await UploadIntegrationSupport.firstState(of: states, timeout: .seconds(60)) {
       !$0.mediaIDs.isEmpty || $0.lastFailure != nil
     }
-    let state = try XCTUnwrap(settled, "neither ids nor a failure reached the parent within 30 s: \(store.state)")
+    let state = try XCTUnwrap(
+      settled,
+      "neither ids nor a failure reached the parent within 60 s (\(store.runningEffects.count) effects running): "
+        + "\(store.state)")
 
     XCTAssertNil(state.lastFailure)
     guard case let .success(ids) = state.upload.status else {
