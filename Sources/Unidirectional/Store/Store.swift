@@ -24,6 +24,7 @@ public final class Store<State, Action: Sendable>: @unchecked Sendable {
 
   #if canImport(Observation)
     let registrar = ObservationRegistrar()
+    private let notifications = LockIsolated((isNotifying: false, isPending: false))
   #endif
 
   /// A store running `reducer` from `initialState`, with dependencies changed by `prepareDependencies`.
@@ -208,7 +209,27 @@ protocol AnyScopeParent: AnyObject {
 extension Store: AnyObservableStore, AnyScopeParent {
   func notifyObservers() {
     #if canImport(Observation)
-      registrar.withMutation(of: self, keyPath: \.state) {}
+      // An observer may send from its change handler, which notifies again while the registrar is still calling
+      // that handler (it would be called again, without end): such a notification is deferred until the one in
+      // progress returns, then delivered once.
+      let isFirst = notifications.withLock { state in
+        if state.isNotifying {
+          state.isPending = true
+          return false
+        }
+        state.isNotifying = true
+        return true
+      }
+      guard isFirst else { return }
+      while true {
+        registrar.withMutation(of: self, keyPath: \.state) {}
+        let again = notifications.withLock { state in
+          defer { state.isPending = false }
+          if !state.isPending { state.isNotifying = false }
+          return state.isPending
+        }
+        if !again { return }
+      }
     #endif
   }
 
