@@ -10,7 +10,9 @@ let rounds = 7
 
 if let index = arguments.firstIndex(of: "--profile"), index + 1 < arguments.count {
   // Loops one case for a profiler: `perf record -g unidirectional-bench --profile send`.
-  CoreBenchmarks.profile(arguments[index + 1])
+  // An optional count after the name: a short loop for `valgrind --tool=callgrind` instruction counts.
+  let count = index + 2 < arguments.count ? Int(arguments[index + 2]) : nil
+  CoreBenchmarks.profile(arguments[index + 1], iterations: count ?? 50_000_000)
   exit(0)
 }
 
