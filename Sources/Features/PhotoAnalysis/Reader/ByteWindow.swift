@@ -18,7 +18,14 @@ struct ByteWindow<Source: PhotoByteSource> {
     if offset >= windowStart, end <= windowStart + window.count {
       return window[(offset - windowStart)..<(end - windowStart)]
     }
-    window = try source.read(at: offset, count: max(count, Self.chunkSize))
+    let windowEnd = windowStart + window.count
+    if offset >= windowStart, offset < windowEnd {
+      // Keep the part already read; read only what follows it.
+      let kept = window[(offset - windowStart)...]
+      window = Array(kept) + (try source.read(at: windowEnd, count: max(count - kept.count, Self.chunkSize)))
+    } else {
+      window = try source.read(at: offset, count: max(count, Self.chunkSize))
+    }
     windowStart = offset
     return window[0..<min(count, window.count)]
   }
