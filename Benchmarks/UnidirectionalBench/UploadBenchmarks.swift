@@ -94,7 +94,7 @@ enum UploadBenchmarks {
           s3.put_object(Bucket=sys.argv[2], Key="bench/boto3.jpg", Body=body, ContentType="image/jpeg")
           print(time.perf_counter_ns() - start)
       """
-    let output = try run("/usr/bin/env", ["python3", "-c", script, stack.s3.absoluteString, stack.bucket, file.path])
+    let output = try run(BenchStack.python, ["-c", script, stack.s3.absoluteString, stack.bucket, file.path])
     guard let nanoseconds = Double(output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
       throw BenchStack.Failure("boto3 printed \(output.debugDescription)")
     }
@@ -113,7 +113,7 @@ enum UploadBenchmarks {
       print(json.load(urllib.request.urlopen(request, timeout=10))["items"][0]["uploadURL"])
       """
     let url = try run(
-      "/usr/bin/env", ["python3", "-c", presign, stack.api.absoluteString], input: stack.token
+      BenchStack.python, ["-c", presign, stack.api.absoluteString], input: stack.token
     ).trimmingCharacters(in: .whitespacesAndNewlines)
     let seconds = try run(
       "/usr/bin/env",
@@ -222,13 +222,19 @@ private final class BenchStack {
     self.stdin = stdin
   }
 
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+  /// The project's Python environment (`Scripts/python-env`), as the tests use it; never the system's `python3`.
+  static var python: String {
+    ProcessInfo.processInfo.environment["UNIDIRECTIONAL_PYTHON"] ?? root.appendingPathComponent(".venv/bin/python3").path
+  }
+
   static func start() throws -> BenchStack {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent()
     let script = root.appendingPathComponent("Demos/Backend/run_stack.py")
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", script.path]
+    process.executableURL = URL(fileURLWithPath: python)
+    process.arguments = [script.path]
     let stdin = Pipe()
     let stdout = Pipe()
     process.standardInput = stdin

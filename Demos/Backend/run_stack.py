@@ -115,9 +115,7 @@ def stop_children(children: list[subprocess.Popen]) -> None:
 
 
 def moto_command(port: int) -> list[str]:
-    exe = shutil.which("moto_server")
-    if exe:
-        return [exe, "-H", HOST, "-p", str(port)]
+    # The interpreter running this script (the project's .venv), never a moto_server that happens to be on PATH.
     return [sys.executable, "-m", "moto.server", "-H", HOST, "-p", str(port)]
 
 

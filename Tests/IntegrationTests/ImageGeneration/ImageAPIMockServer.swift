@@ -49,10 +49,8 @@ final class ImageAPIMockServer: @unchecked Sendable {
     let karloKey = "karlo-test-\(UUID().uuidString)"
     let openAIKey = "sk-test-\(UUID().uuidString)"
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [
-      "python3", repositoryRoot.appendingPathComponent("Demos/ImageAPIMock/mock_image_api.py").path,
-    ]
+    process.executableURL = TestPython.executable
+    process.arguments = [repositoryRoot.appendingPathComponent("Demos/ImageAPIMock/mock_image_api.py").path]
     var environment = ProcessInfo.processInfo.environment
     environment["MOCK_KARLO_API_KEY"] = karloKey
     environment["MOCK_OPENAI_API_KEY"] = openAIKey

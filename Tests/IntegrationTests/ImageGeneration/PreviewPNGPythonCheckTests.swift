@@ -56,8 +56,8 @@ final class PreviewPNGPythonCheckTests: XCTestCase {
 
   private func runPython(_ script: String, arguments: [String]) throws -> String {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", script] + arguments
+    process.executableURL = TestPython.executable
+    process.arguments = ["-c", script] + arguments
     let output = Pipe()
     let errors = Pipe()
     process.standardOutput = output

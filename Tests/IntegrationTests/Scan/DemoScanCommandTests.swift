@@ -257,8 +257,8 @@ final class DemoScanCommandTests: XCTestCase {
       print(len(archive.infolist()), archive.namelist()[0])
       """
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", check, model.path]
+    process.executableURL = TestPython.executable
+    process.arguments = ["-c", check, model.path]
     let output = Pipe()
     process.standardOutput = output
     try process.run()

@@ -67,8 +67,9 @@ final class BackendStack: @unchecked Sendable {
     defer { try? log.close() }
 
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", script.path] + (testHooks ? ["--test-hooks"] : [])
+    guard TestPython.isAvailable else { throw BackendStackError.notStarted(TestPython.missingMessage) }
+    process.executableURL = TestPython.executable
+    process.arguments = [script.path] + (testHooks ? ["--test-hooks"] : [])
     var environment = ProcessInfo.processInfo.environment
     environment["PYTHONUNBUFFERED"] = "1"
     environment["NO_PROXY"] = "127.0.0.1,localhost"
