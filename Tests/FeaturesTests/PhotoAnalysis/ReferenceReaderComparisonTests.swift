@@ -85,20 +85,19 @@ enum ReferencePython {
   /// `UNIDIRECTIONAL_PYTHON`, else `<repo>/.venv/bin/python3`, checked to import exifread and PIL; throws (failing
   /// the test) with what to do when it cannot.
   static func interpreter() throws -> String {
-    let python =
-      ProcessInfo.processInfo.environment["UNIDIRECTIONAL_PYTHON"]
-      ?? repository.appendingPathComponent(".venv/bin/python3").path
+    let configured = ProcessInfo.processInfo.environment["UNIDIRECTIONAL_PYTHON"] ?? ""
+    let python = configured.isEmpty ? repository.appendingPathComponent(".venv/bin/python3").path : configured
     guard FileManager.default.isExecutableFile(atPath: python) else {
       throw Missing(
-        description: "no Python interpreter at \(python): run Scripts/test (it creates .venv from "
-          + "Scripts/test-requirements.txt) or set UNIDIRECTIONAL_PYTHON")
+        description: "no test Python at \(python): run Scripts/python-env (or Scripts/test), which creates .venv/ "
+          + "with Scripts/test-requirements.txt, or set UNIDIRECTIONAL_PYTHON")
     }
     do {
       _ = try run(python, ["-c", "import exifread, PIL"])
     } catch {
       throw Missing(
-        description: "\(python) cannot import exifread and Pillow (\(error)): "
-          + "\(python) -m pip install -r Scripts/test-requirements.txt")
+        description: "\(python) cannot import exifread and Pillow (\(error)): run Scripts/python-env, which "
+          + "installs the pins of Scripts/test-requirements.txt")
     }
     return python
   }
