@@ -2,7 +2,7 @@
 /// per window instead of one per header, and never holds more than the window (or one segment) in memory.
 struct ByteWindow<Source: PhotoByteSource> {
   /// How much is read at once when a request falls outside the window.
-  static var chunkSize: Int { 16_384 }
+  static var chunkSize: Int { 65_536 }
 
   private var source: Source
   private var window: [UInt8] = []
@@ -21,8 +21,9 @@ struct ByteWindow<Source: PhotoByteSource> {
     let windowEnd = windowStart + window.count
     if offset >= windowStart, offset < windowEnd {
       // Keep the part already read; read only what follows it.
-      let kept = window[(offset - windowStart)...]
-      window = Array(kept) + (try source.read(at: windowEnd, count: max(count - kept.count, Self.chunkSize)))
+      let keptCount = windowEnd - offset
+      window.removeFirst(offset - windowStart)
+      window += try source.read(at: windowEnd, count: max(count - keptCount, Self.chunkSize))
     } else {
       window = try source.read(at: offset, count: max(count, Self.chunkSize))
     }

@@ -12,8 +12,8 @@
 enum JPEGSegmentReader {
   /// What the walk found.
   struct Segments {
-    /// The APP1 segment's bytes after `Exif\0\0`: a TIFF structure.
-    var exif: [UInt8]?
+    /// The APP1 segment's bytes after `Exif\0\0`: a TIFF structure (a slice of the bytes read, not a copy).
+    var exif: ArraySlice<UInt8>?
     var width: Int?
     var height: Int?
   }
@@ -68,7 +68,7 @@ enum JPEGSegmentReader {
         let signature = try window.bytes(at: body, count: 6)
         if signature.elementsEqual([0x45, 0x78, 0x69, 0x66, 0x00, 0x00]) {
           // A segment cut short by the end of the file keeps what is there: the TIFF reader checks every offset.
-          segments.exif = Array(try window.bytes(at: body + 6, count: bodyLength - 6))
+          segments.exif = try window.bytes(at: body + 6, count: bodyLength - 6)
         }
       } else if isFrameHeader(code), !foundFrame {
         foundFrame = true

@@ -9,7 +9,7 @@
 enum PNGChunkReader {
   /// What the walk found.
   struct Chunks {
-    var exif: [UInt8]?
+    var exif: ArraySlice<UInt8>?
     var width: Int?
     var height: Int?
   }
@@ -46,9 +46,9 @@ enum PNGChunkReader {
         guard length <= maximumExifBytes else {
           throw .metadataExtractionFailed("the PNG's eXIf chunk is \(length) bytes, over the \(maximumExifBytes)-byte limit")
         }
-        var exif = Array(try window.bytes(at: position + 8, count: length))
+        var exif = try window.bytes(at: position + 8, count: length)
         // Some writers keep JPEG's "Exif\0\0" prefix inside the chunk.
-        if exif.starts(with: [0x45, 0x78, 0x69, 0x66, 0x00, 0x00]) { exif.removeFirst(6) }
+        if exif.starts(with: [0x45, 0x78, 0x69, 0x66, 0x00, 0x00]) { exif = exif.dropFirst(6) }
         chunks.exif = exif
       }
       let (next, overflow) = position.addingReportingOverflow(12 + length)

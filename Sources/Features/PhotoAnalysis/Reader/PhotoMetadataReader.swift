@@ -48,7 +48,7 @@ public enum PhotoMetadataReader {
       return try metadata(.png, exif: chunks.exif, width: chunks.width, height: chunks.height)
     }
     if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
-      let tiff = Array(try window.bytes(at: 0, count: tiffHeadBytes))
+      let tiff = try window.bytes(at: 0, count: tiffHeadBytes)
       return try metadata(.tiff, exif: tiff, width: nil, height: nil)
     }
     throw .invalidImage(describe(head))
@@ -56,7 +56,7 @@ public enum PhotoMetadataReader {
 
   /// The metadata of a `container` whose EXIF block (a TIFF structure) is `exif`, if any.
   private static func metadata(
-    _ container: ImageContainer, exif: [UInt8]?, width: Int?, height: Int?
+    _ container: ImageContainer, exif: ArraySlice<UInt8>?, width: Int?, height: Int?
   ) throws(PhotoAnalysisError) -> PhotoMetadata {
     var metadata = PhotoMetadata(container: container, pixelWidth: width, pixelHeight: height)
     guard let exif else { return metadata }

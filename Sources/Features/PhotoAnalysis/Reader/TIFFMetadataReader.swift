@@ -39,21 +39,23 @@ struct TIFFMetadataReader {
     var valueOffset: Int
   }
 
-  private let data: [UInt8]
+  /// The TIFF structure; offsets in it count from `base`, its first byte (a slice of a bigger buffer is not copied).
+  private let data: ArraySlice<UInt8>
+  private let base: Int
   private let littleEndian: Bool
 
   /// Reads `data`, which starts with a TIFF header (`II*\0` or `MM\0*`).
-  static func read(_ data: [UInt8]) throws(PhotoAnalysisError) -> Fields {
+  static func read(_ data: ArraySlice<UInt8>) throws(PhotoAnalysisError) -> Fields {
     guard data.count >= 8 else {
       throw .metadataExtractionFailed("the EXIF block is \(data.count) bytes, too short for a TIFF header")
     }
     let littleEndian: Bool
-    switch (data[0], data[1]) {
+    switch (data[data.startIndex], data[data.startIndex + 1]) {
     case (0x49, 0x49): littleEndian = true
     case (0x4D, 0x4D): littleEndian = false
     default: throw .metadataExtractionFailed("the EXIF block has no TIFF byte-order mark (II or MM)")
     }
-    let reader = TIFFMetadataReader(data: data, littleEndian: littleEndian)
+    let reader = TIFFMetadataReader(data: data, base: data.startIndex, littleEndian: littleEndian)
     guard reader.uint16(at: 2) == 42, let ifd0 = reader.uint32(at: 4) else {
       throw .metadataExtractionFailed("the EXIF block's TIFF header does not carry the number 42")
     }
@@ -150,16 +152,16 @@ struct TIFFMetadataReader {
     guard entry.type == 2 || entry.type == 7 || entry.type == 1 else { return nil }
     var end = entry.valueOffset
     let limit = entry.valueOffset + entry.count
-    while end < limit, data[end] != 0 { end += 1 }
-    while end > entry.valueOffset, data[end - 1] == 0x20 { end -= 1 }
+    while end < limit, data[base + end] != 0 { end += 1 }
+    while end > entry.valueOffset, data[base + end - 1] == 0x20 { end -= 1 }
     guard end > entry.valueOffset else { return nil }
-    return String(decoding: data[entry.valueOffset..<end], as: UTF8.self)
+    return String(decoding: data[(base + entry.valueOffset)..<(base + end)], as: UTF8.self)
   }
 
   /// The first value of a BYTE, SHORT or LONG entry.
   private func integer(_ entry: Entry) -> Int? {
     switch entry.type {
-    case 1: return Int(data[entry.valueOffset])
+    case 1: return Int(data[base + entry.valueOffset])
     case 3: return uint16(at: entry.valueOffset)
     case 4: return uint32(at: entry.valueOffset)
     default: return nil
@@ -191,7 +193,7 @@ struct TIFFMetadataReader {
   ) -> Double? {
     guard let value, let reference, reference.type == 2 || reference.type == 7 else { return nil }
     let sign: Double
-    switch data[reference.valueOffset] {
+    switch data[base + reference.valueOffset] {
     case positive: sign = 1
     case negative: sign = -1
     default: return nil
@@ -211,13 +213,14 @@ struct TIFFMetadataReader {
 
   private func uint16(at offset: Int) -> Int? {
     guard offset >= 0, offset <= data.count - 2 else { return nil }
-    let (first, second) = (Int(data[offset]), Int(data[offset + 1]))
+    let (first, second) = (Int(data[base + offset]), Int(data[base + offset + 1]))
     return littleEndian ? second << 8 | first : first << 8 | second
   }
 
   private func uint32(at offset: Int) -> Int? {
     guard offset >= 0, offset <= data.count - 4 else { return nil }
-    let bytes = (Int(data[offset]), Int(data[offset + 1]), Int(data[offset + 2]), Int(data[offset + 3]))
+    let start = base + offset
+    let bytes = (Int(data[start]), Int(data[start + 1]), Int(data[start + 2]), Int(data[start + 3]))
     return littleEndian
       ? bytes.3 << 24 | bytes.2 << 16 | bytes.1 << 8 | bytes.0
       : bytes.0 << 24 | bytes.1 << 16 | bytes.2 << 8 | bytes.3

@@ -31,14 +31,17 @@ public enum EditingSoftware: String, Hashable, Sendable, Codable {
   /// The kind of editor `software` names, or nil (camera firmware, unknown software).
   public static func classify(_ software: String) -> EditingSoftware? {
     let text = Array(software.lowercased().utf8)
-    if mobileNames.contains(where: { containsWord($0, in: text) }) { return .mobile }
-    if desktopNames.contains(where: { containsWord($0, in: text) }) { return .desktop }
+    if mobileWords.contains(where: { containsWord($0, in: text) }) { return .mobile }
+    if desktopWords.contains(where: { containsWord($0, in: text) }) { return .desktop }
     return nil
   }
 
-  /// True when `name` occurs in `text` with no letter or digit right before or after it.
-  private static func containsWord(_ name: String, in text: [UInt8]) -> Bool {
-    let word = Array(name.lowercased().utf8)
+  /// The names lowercased, as bytes: computed once, not per photo.
+  private static let mobileWords = mobileNames.map { Array($0.lowercased().utf8) }
+  private static let desktopWords = desktopNames.map { Array($0.lowercased().utf8) }
+
+  /// True when `word` occurs in `text` with no letter or digit right before or after it.
+  private static func containsWord(_ word: [UInt8], in text: [UInt8]) -> Bool {
     guard !word.isEmpty, word.count <= text.count else { return false }
     for start in 0...(text.count - word.count) where text[start..<start + word.count].elementsEqual(word) {
       let end = start + word.count

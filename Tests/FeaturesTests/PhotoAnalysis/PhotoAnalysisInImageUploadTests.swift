@@ -6,7 +6,7 @@ import XCTest
 
 /// ``ImageUploadFeature`` with its embedded ``PhotoAnalysisFeature``: each picked image gets its score next to the
 /// upload, which never waits for it.
-final class ImageUploadAnalysisTests: XCTestCase {
+final class PhotoAnalysisInImageUploadTests: XCTestCase {
   private let picked = ["sunset.jpg", "edited.jpg"].map { PickedImage(fileURL: URL(fileURLWithPath: "/photos/\($0)")) }
   private var loaded: [LoadedImage] {
     picked.map { LoadedImage(fileURL: $0.fileURL, contentType: "image/jpeg", byteCount: 100) }

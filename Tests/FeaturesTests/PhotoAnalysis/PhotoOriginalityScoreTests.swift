@@ -2,7 +2,7 @@ import Features
 import XCTest
 
 /// The score table of the README, rule by rule.
-final class OriginalityScoreTests: XCTestCase {
+final class PhotoOriginalityScoreTests: XCTestCase {
   private let captured = PhotoDate(year: 2023, month: 5, day: 1, hour: 12)
 
   /// A camera original with everything: make, model, capture date, no software.
