@@ -63,7 +63,7 @@ struct AnalyzeCommand: DemoCommand {
 
   /// A readable report: the file and its score, then the fields it has, then the flags.
   static func text(_ photo: PhotoAnalysisFeature.Photo) -> String {
-    let path = photo.image.fileURL.path
+    let path = photo.image.fileURL.relativePath
     switch photo.status {
     case let .analysed(report):
       let metadata = report.metadata
@@ -102,7 +102,7 @@ struct AnalyzeCommand: DemoCommand {
 
   /// One JSON object: `file`, every metadata field (null when absent), `score`, `flags` and `error`.
   static func jsonLine(_ photo: PhotoAnalysisFeature.Photo) -> String {
-    var object: [String: Any] = ["file": photo.image.fileURL.path]
+    var object: [String: Any] = ["file": photo.image.fileURL.relativePath]
     let report: PhotoAnalysisReport? = if case let .analysed(report) = photo.status { report } else { nil }
     let metadata = report?.metadata
     func value(_ value: Any?) -> Any { value ?? NSNull() }
