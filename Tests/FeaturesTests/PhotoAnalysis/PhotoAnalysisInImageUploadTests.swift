@@ -33,14 +33,8 @@ final class PhotoAnalysisInImageUploadTests: XCTestCase {
     }
   }
 
-  func testEachPickedImageIsScoredWhileTheUploadGoesOn() async {
-    let clock = TestClock()
-    let store = store(clock: clock) { items in
-      try await clock.sleep(for: .seconds(2))  // a slow upload
-      return items.map { MediaID("media-\($0.fileURL.lastPathComponent)") }
-    }
-    let ids: [MediaID] = ["media-sunset.jpg", "media-edited.jpg"]
-
+  /// Picks the photos: their analysis starts, then they load and their upload starts, without waiting for it.
+  private func pickAndStartUpload(_ store: TestStore<ImageUploadFeature.State, ImageUploadFeature.Action>) async {
     await store.send(.itemsPicked(picked)) {
       $0.pickedImages = self.picked
       $0.status = .uploading(UploadProgress(completedBytes: 0, totalBytes: 0))
@@ -50,6 +44,17 @@ final class PhotoAnalysisInImageUploadTests: XCTestCase {
     await store.receive(.uploadRequested(items)) {
       $0.status = .uploading(UploadProgress(completedBytes: 0, totalBytes: 200))
     }
+  }
+
+  func testEachPickedImageIsScoredWhileTheUploadGoesOn() async {
+    let clock = TestClock()
+    let store = store(clock: clock) { items in
+      try await clock.sleep(for: .seconds(2))  // a slow upload
+      return items.map { MediaID("media-\($0.fileURL.lastPathComponent)") }
+    }
+    let ids: [MediaID] = ["media-sunset.jpg", "media-edited.jpg"]
+
+    await pickAndStartUpload(store)
     // The upload started without waiting; the scores arrive while it runs.
     await clock.advance(by: .milliseconds(200))
     await store.receive(.analysis(.photoAnalysed(id: 0, .success(.previewOriginal)))) {
@@ -76,15 +81,7 @@ final class PhotoAnalysisInImageUploadTests: XCTestCase {
     let store = store(clock: clock) { items in items.map { MediaID("media-\($0.fileURL.lastPathComponent)") } }
     let ids: [MediaID] = ["media-sunset.jpg", "media-edited.jpg"]
 
-    await store.send(.itemsPicked(picked)) {
-      $0.pickedImages = self.picked
-      $0.status = .uploading(UploadProgress(completedBytes: 0, totalBytes: 0))
-    }
-    await store.receive(.analysis(.photosPicked(picked))) { $0.analysis = self.analysing }
-    await store.receive(.imagesLoaded(.success(loaded)))
-    await store.receive(.uploadRequested(items)) {
-      $0.status = .uploading(UploadProgress(completedBytes: 0, totalBytes: 200))
-    }
+    await pickAndStartUpload(store)
     await store.receive(.uploadCompleted(ids)) { $0.status = .success(ids) }
     await store.receive(.delegate(.uploadCompleted(ids)))
     await clock.advance(by: .milliseconds(400))
@@ -105,15 +102,7 @@ final class PhotoAnalysisInImageUploadTests: XCTestCase {
       try await clock.sleep(for: .seconds(60))
       return []
     }
-    await store.send(.itemsPicked(picked)) {
-      $0.pickedImages = self.picked
-      $0.status = .uploading(UploadProgress(completedBytes: 0, totalBytes: 0))
-    }
-    await store.receive(.analysis(.photosPicked(picked))) { $0.analysis = self.analysing }
-    await store.receive(.imagesLoaded(.success(loaded)))
-    await store.receive(.uploadRequested(items)) {
-      $0.status = .uploading(UploadProgress(completedBytes: 0, totalBytes: 200))
-    }
+    await pickAndStartUpload(store)
     await store.send(.onDisappear) { $0.status = .idle }
     await store.receive(.analysis(.onDisappear)) {
       $0.analysis?.photos[id: 0]?.status = .cancelled

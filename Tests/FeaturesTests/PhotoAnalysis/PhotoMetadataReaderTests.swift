@@ -95,20 +95,7 @@ final class PhotoMetadataReaderTests: XCTestCase {
 
   // MARK: - Synthetic photos: every field and encoding
 
-  private static let everything = TIFFBuilder(
-    ifd0: [
-      .ascii(0x010F, "Apple"), .ascii(0x0110, "iPhone 15 Pro"), .ascii(0x0131, "17.1"),
-      .ascii(0x0132, "2024:01:02 03:04:05"), .short(0x0112, 6),
-    ],
-    exif: [
-      .ascii(0x9003, "2024:01:02 03:04:00"), .ascii(0x9011, "-05:00"), .ascii(0x9010, "-05:00"),
-      .ascii(0xA433, "Apple"), .ascii(0xA434, "iPhone 15 Pro back triple camera 6.86mm f/1.78"),
-    ],
-    gps: [
-      .ascii(0x0001, "S"), .rational(0x0002, [(33, 1), (51, 1), (2_448, 100)]),
-      .ascii(0x0003, "W"), .rational(0x0004, [(151, 1), (12, 1), (3_000, 100)]),
-      .bytes(0x0005, [1], type: 1), .rational(0x0006, [(125, 10)]),
-    ])
+  private static let everything = PhotoFixtures.everyField
 
   private static let everythingExpected = PhotoMetadata(
     container: .jpeg, hasExif: true, make: "Apple", model: "iPhone 15 Pro", lensMake: "Apple",
