@@ -14,6 +14,9 @@ public struct TestFailure: Sendable, CustomStringConvertible {
   public var line: UInt
   /// The column of the `TestStore` call that failed.
   public var column: UInt
+  /// An assertion the test chose to skip (non-exhaustive with `showSkippedAssertions`, or a `skip…` call): an
+  /// informational note, not a failure.
+  public var isSkippedAssertion = false
 
   public var description: String { "\(fileID):\(line): \(message)" }
 }
@@ -40,13 +43,23 @@ public struct TestReporter: Sendable {
   public func report(_ failure: TestFailure) { handler(failure) }
 
   /// Records an issue in the current Swift Testing test when one is running, else fails the current XCTest.
+  /// A skipped assertion is a known issue in Swift Testing and a printed note in XCTest: never a failure.
   public static let automatic = TestReporter { failure in
     if Test.current != nil {
-      Issue.record(
-        Comment(rawValue: failure.message),
-        sourceLocation: SourceLocation(
-          fileID: "\(failure.fileID)", filePath: "\(failure.filePath)", line: Int(failure.line),
-          column: Int(failure.column)))
+      let record: () -> Void = {
+        _ = Issue.record(
+          Comment(rawValue: failure.message),
+          sourceLocation: SourceLocation(
+            fileID: "\(failure.fileID)", filePath: "\(failure.filePath)", line: Int(failure.line),
+            column: Int(failure.column)))
+      }
+      if failure.isSkippedAssertion {
+        withKnownIssue(isIntermittent: true, record)
+      } else {
+        record()
+      }
+    } else if failure.isSkippedAssertion {
+      print("\(failure.filePath):\(failure.line): note: \(failure.message)")
     } else {
       XCTFail(failure.message, file: failure.filePath, line: failure.line)
     }
@@ -73,8 +86,11 @@ public final class TestFailures: Sendable {
   /// The failures collected so far, oldest first.
   public var all: [TestFailure] { storage.withLock { $0 } }
 
-  /// The messages of the failures collected so far.
-  public var messages: [String] { all.map(\.message) }
+  /// The messages of the failures collected so far (skipped assertions, which are not failures, excluded).
+  public var messages: [String] { all.filter { !$0.isSkippedAssertion }.map(\.message) }
+
+  /// The messages of the skipped assertions collected so far.
+  public var skippedAssertionMessages: [String] { all.filter(\.isSkippedAssertion).map(\.message) }
 
   /// Removes and returns the collected failures.
   public func removeAll() -> [TestFailure] {

@@ -66,11 +66,11 @@ final class TestStoreFailureTests: XCTestCase {
     XCTAssertEqual(failures.messages, ["Threw error in the assertion of send: Oops()"])
   }
 
-  func testReceivedActionsMustBeHandledBeforeSending() async {
+  func testReceivedActionsMustBeHandledBeforeSendingAndStayToBeReceived() async {
     let failures = TestFailures()
     let store = makeStore(failures: failures)
     await store.send(.twoFacts)
-    await store.send(.increment) { $0.count = 1 }
+    await store.send(.noop)
     XCTAssertEqual(
       failures.messages,
       [
@@ -80,8 +80,25 @@ final class TestStoreFailureTests: XCTestCase {
         Unhandled actions:
           • Counter.Action.factLoaded("one")
           • Counter.Action.factLoaded("two")
+        """,
+        // The sent action's state includes what the unreceived actions did.
         """
+        A state change does not match expectation: …
+
+          Counter.State(
+            count: 0,
+            isTimerOn: false,
+        -   fact: nil
+        +   fact: "two"
+          )
+
+        (Expected: −, Actual: +)
+        """,
       ])
+    // As in TCA, the pending actions were not discarded: receiving them now passes.
+    await store.receive(.factLoaded("one")) { $0.fact = "one" }
+    await store.receive(.factLoaded("two")) { $0.fact = "two" }
+    XCTAssertEqual(failures.messages.count, 2)
   }
 
   func testAReceivedActionThatIsNotTheExpectedOne() async {
@@ -91,7 +108,9 @@ final class TestStoreFailureTests: XCTestCase {
     await store.receive(.factLoaded("two")) { $0.fact = "two" }
     await store.skipReceivedActions()
     XCTAssertEqual(failures.messages.count, 1)
-    XCTAssertTrue(failures.messages[0].hasPrefix("Received unexpected action: …"), failures.messages[0])
+    // `factLoaded("two")` arrives after the action received instead, as TCA says.
+    XCTAssertTrue(
+      failures.messages[0].hasPrefix("Received unexpected action before this one: …"), failures.messages[0])
     XCTAssertTrue(
       failures.messages[0].contains("-   \"two\"") || failures.messages[0].contains("\"two\""), failures.messages[0])
     XCTAssertTrue(failures.messages[0].hasSuffix("(Expected: −, Received: +)"), failures.messages[0])

@@ -42,7 +42,7 @@ final class TestStoreTests: XCTestCase {
     await store.send(.increment) { $0.count = 1 }
   }
 
-  func testSkipInFlightEffectsCancelsThem() async {
+  func testSkipInFlightEffectsStopsWaitingForThemButTheirActionsMustStillBeReceived() async {
     let clock = TestClock()
     let store = TestStore(initialState: Counter.State()) {
       Counter()
@@ -51,8 +51,29 @@ final class TestStoreTests: XCTestCase {
     }
     await store.send(.startTimer) { $0.isTimerOn = true }
     await store.skipInFlightEffects()
-    await clock.advance(by: .seconds(5))
+    // Not cancelled (as in TCA): the timer still ticks, and each tick is an action to receive.
+    await clock.advance(by: .seconds(2))
+    await store.receive(.tick) { $0.count = 1 }
+    await store.receive(.tick) { $0.count = 2 }
+    await store.send(.stopTimer) { $0.isTimerOn = false }
     await store.finish()
+  }
+
+  func testAnInFlightEffectSkippedIsNotReportedAtTheEnd() async {
+    let failures = TestFailures()
+    let clock = TestClock()
+    do {
+      let store = TestStore(
+        initialState: Counter.State(), reducer: { Counter() }, withDependencies: { $0.clock = clock },
+        reporter: failures.reporter)
+      await store.send(.startTimer) { $0.isTimerOn = true }
+      await store.skipInFlightEffects()
+    }
+    XCTAssertEqual(failures.messages, [])
+    XCTAssertEqual(failures.skippedAssertionMessages.count, 1)
+    XCTAssertTrue(
+      failures.skippedAssertionMessages[0].contains("1 in-flight effect was skipped, started by:\n  • Counter.Action.startTimer"),
+      failures.skippedAssertionMessages[0])
   }
 
   func testCancellingTheSendHandleEndsTheEffect() async {
@@ -64,7 +85,7 @@ final class TestStoreTests: XCTestCase {
     }
     let task = await store.send(.startTimer) { $0.isTimerOn = true }
     XCTAssertTrue(task.isRunning)
-    task.cancel()
+    await task.cancel()
     XCTAssertFalse(task.isRunning)
     await clock.advance(by: .seconds(3))
     await store.finish()

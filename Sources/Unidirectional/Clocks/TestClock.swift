@@ -4,6 +4,10 @@
 /// `advance` runs the woken effects on their ``TestRuntime`` until they suspend again, so an effect that sleeps
 /// again inside the advanced window wakes in the same `advance`, with no real-time yielding.
 ///
+/// A sleep returns at once only when its deadline is strictly before `now`. A sleep until `now` itself — such as
+/// `sleep(for: .zero)` — suspends until the next `advance`, which may be `advance(by: .zero)`: the same rule as
+/// swift-clocks' `TestClock`, so a zero-length sleep is still a point where the test decides what runs next.
+///
 /// ```swift
 /// let clock = TestClock()
 /// let store = TestStore(initialState: Feature.State()) { Feature() } withDependencies: {
@@ -68,7 +72,9 @@ public final class TestClock: Clock, @unchecked Sendable {
         enum Outcome { case wait, resume, cancel }
         let outcome: Outcome = lock.withLock {
           if cancelledEarly.remove(sequence) != nil { return .cancel }
-          if deadline <= _now { return .resume }
+          // As swift-clocks' TestClock: only a deadline strictly in the past returns at once; a sleep until `now`
+          // (`sleep(for: .zero)`) waits for the next `advance`, even `advance(by: .zero)`.
+          if deadline < _now { return .resume }
           waiting[sequence] = Waiting(continuation: continuation, runtime: runtime)
           heap.insert(Sleeper(deadline: deadline, sequence: sequence))
           return .wait

@@ -15,7 +15,8 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
   private var jobs: [UnownedJob] = []
   private var head = 0
   private var isDraining = false
-  private var waiters: [UnsafeContinuation<Void, Never>] = []
+  private var waiters: [UInt64: UnsafeContinuation<Void, Never>] = [:]
+  private var nextWaiter: UInt64 = 0
   private var liveTasks = 0
   private var blockedTasks = 0
 
@@ -27,7 +28,7 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
     let woken = lock.withLock {
       jobs.append(job)
       defer { waiters.removeAll() }
-      return waiters
+      return waiters.values
     }
     for waiter in woken { waiter.resume() }
   }
@@ -78,18 +79,28 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
 
   /// Suspends until a job is enqueued or `timeout` passes on the continuous clock. Returns whether work arrived.
   ///
-  /// Used only when effects wait on something outside the runtime (another actor, real I/O).
+  /// Used only when effects wait on something outside the runtime (another actor, real I/O). Each wait has its
+  /// own timer, which wakes that wait only, and only when its time is really up: a timer cancelled because work
+  /// arrived first must not cut short the next wait.
   public func waitForWork(timeout: Duration) async -> Bool {
     let deadline = ContinuousClock.now.advanced(by: timeout)
+    let token = lock.withLock {
+      defer { nextWaiter += 1 }
+      return nextWaiter
+    }
     let timer = Task.detached { [weak self] in
-      try? await ContinuousClock().sleep(until: deadline)
-      self?.wakeWaiters()
+      do {
+        try await ContinuousClock().sleep(until: deadline)
+      } catch {
+        return
+      }
+      self?.wakeWaiter(token)
     }
     defer { timer.cancel() }
     await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
       let resumeNow = lock.withLock {
         if head < jobs.count { return true }
-        waiters.append(continuation)
+        waiters[token] = continuation
         return false
       }
       if resumeNow { continuation.resume() }
@@ -97,12 +108,9 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
     return !isIdle
   }
 
-  private func wakeWaiters() {
-    let woken = lock.withLock {
-      defer { waiters.removeAll() }
-      return waiters
-    }
-    for waiter in woken { waiter.resume() }
+  private func wakeWaiter(_ token: UInt64) {
+    let waiter = lock.withLock { waiters.removeValue(forKey: token) }
+    waiter?.resume()
   }
 
   func taskStarted() { lock.withLock { liveTasks += 1 } }

@@ -38,7 +38,7 @@ public struct DependencyValues: Sendable {
 
   /// A copy whose defaults are resolved afresh: stateful defaults (an incrementing UUID generator) are not shared
   /// with any other store.
-  func isolated() -> DependencyValues {
+  package func isolated() -> DependencyValues {
     var copy = self
     copy.defaults = DefaultValueCache()
     return copy

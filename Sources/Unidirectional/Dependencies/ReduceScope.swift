@@ -108,6 +108,10 @@ final class ValueBox<Value> {
 struct ThreadContext {
   /// The scope of the reducer a store is running on this thread; the store keeps it alive.
   @usableFromInline var activeScope: Unmanaged<ReduceScope>?
+  /// The innermost store whose lock this thread holds while it reduces (its `StoreFlags`), or nil: how a `send`
+  /// made on the reducing thread (from a reducer, a dependency's callback, a hook) is recognised and queued
+  /// instead of deadlocking. Each held store links to the one held before it.
+  var heldStores: UnsafeMutablePointer<StoreFlags>?
 
   @usableFromInline static let key: pthread_key_t = {
     var key = pthread_key_t()
@@ -134,7 +138,7 @@ struct ThreadContext {
   @usableFromInline @inline(never)
   static func makeCurrent(key: pthread_key_t) -> UnsafeMutablePointer<ThreadContext> {
     let context = UnsafeMutablePointer<ThreadContext>.allocate(capacity: 1)
-    context.initialize(to: ThreadContext(activeScope: nil))
+    context.initialize(to: ThreadContext(activeScope: nil, heldStores: nil))
     pthread_setspecific(key, context)
     return context
   }

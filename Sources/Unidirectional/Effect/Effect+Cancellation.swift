@@ -4,11 +4,25 @@
 struct CancelID: Hashable, @unchecked Sendable {
   // `AnyHashable` is not `Sendable`, but only `Sendable` values are ever stored in it (see the public API).
   let id: AnyHashable
+  /// The id's type, hashed too: values of different types are never equal, and two empty-struct ids would
+  /// otherwise land in the same hash bucket.
+  let type: ObjectIdentifier
   var namespace: [AnyHashable]
 
-  init(_ id: some Hashable & Sendable, namespace: [AnyHashable] = []) {
+  init<ID: Hashable & Sendable>(_ id: ID, namespace: [AnyHashable] = []) {
     self.id = AnyHashable(id)
+    self.type = ObjectIdentifier(ID.self)
     self.namespace = namespace
+  }
+
+  @usableFromInline static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.type == rhs.type && lhs.id == rhs.id && lhs.namespace == rhs.namespace
+  }
+
+  @usableFromInline func hash(into hasher: inout Hasher) {
+    hasher.combine(type)
+    hasher.combine(id)
+    hasher.combine(namespace)
   }
 
   func namespaced(by scope: AnyHashable) -> CancelID {
@@ -48,8 +62,11 @@ extension Effect {
 
   private func namespacingIDs(by namespace: AnyHashable) -> Self {
     switch node {
-    case .none, .send, .run:
+    case .none, .send:
       return self
+    case var .run(run):
+      run.namespace.scopes.insert(namespace, at: 0)
+      return Self(.run(run))
     case let .merge(effects):
       return Self(.merge(effects.map { $0.namespacingIDs(by: namespace) }))
     case let .concatenate(effects):
@@ -68,4 +85,11 @@ extension Effect {
 struct ScopeNamespace: Hashable, @unchecked Sendable {
   let value: AnyHashable
   init(_ value: AnyHashable) { self.value = value }
+}
+
+/// The `ifLet`/`forEach` scopes an effect was created in, outermost first (see `CancelID.namespace`).
+@usableFromInline
+struct CancelNamespace: @unchecked Sendable {
+  // Only `Sendable` scope values (key paths, element ids) are stored.
+  var scopes: [AnyHashable] = []
 }

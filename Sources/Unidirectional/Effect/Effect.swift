@@ -32,6 +32,9 @@ public struct Effect<Action: Sendable>: Sendable {
     let handler: (@Sendable (any Error, Send<Action>) async -> Void)?
     /// The dependencies in effect where the effect was created; the operation runs with them.
     let dependencies: DependencyValues?
+    /// The cancellation namespace of the reducer that created it (an `ifLet` child, a `forEach` element), for
+    /// `Task.cancel(id:)` and `withTaskCancellation(id:)` called inside the operation.
+    var namespace = CancelNamespace()
   }
 
   @usableFromInline let node: Node
@@ -124,8 +127,10 @@ public struct Effect<Action: Sendable>: Sendable {
         handler = { error, send in await base(error, Send { send(transform($0)) }) }
       }
       return Effect<NewAction>(
-        .run(.init(priority: run.priority, operation: operation, handler: handler, dependencies: run.dependencies))
-      )
+        .run(
+          .init(
+            priority: run.priority, operation: operation, handler: handler, dependencies: run.dependencies,
+            namespace: run.namespace)))
     case let .merge(effects):
       return Effect<NewAction>(.merge(effects.map { $0.map(transform) }))
     case let .concatenate(effects):

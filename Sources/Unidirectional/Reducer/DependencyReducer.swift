@@ -34,3 +34,27 @@ public struct DependencyOverrideReducer<Base: Reducer>: Reducer {
     }
   }
 }
+
+extension DependencyOverrideReducer {
+  /// Adds an override to this one instead of wrapping it: chained `.dependency` calls make one layer.
+  ///
+  /// The new override is applied first, so the innermost call still wins for a key set twice, exactly as if the
+  /// calls were nested.
+  public func dependency<Value: Sendable>(
+    _ keyPath: WritableKeyPath<DependencyValues, Value> & Sendable,
+    _ value: Value
+  ) -> Self {
+    transformDependencies { $0[keyPath: keyPath] = value }
+  }
+
+  /// Adds a transformation to this override layer instead of wrapping it (applied before the existing ones).
+  public func transformDependencies(
+    _ transform: @escaping @Sendable (inout DependencyValues) -> Void
+  ) -> Self {
+    let inner = update
+    return Self(base: base) { values in
+      transform(&values)
+      inner(&values)
+    }
+  }
+}

@@ -24,19 +24,23 @@ public final class Store<State, Action: Sendable>: @unchecked Sendable {
 
   #if canImport(Observation)
     let registrar = ObservationRegistrar()
+    private let notifications = LockIsolated((isNotifying: false, isPending: false))
   #endif
 
   /// A store running `reducer` from `initialState`, with dependencies changed by `prepareDependencies`.
+  ///
+  /// `initialState` and `reducer` are evaluated with the store's dependencies, so a state initializer that reads
+  /// `@Dependency(\.uuid)` gets the overridden generator.
   public convenience init<R: Reducer<State, Action>>(
-    initialState: State,
+    initialState: @autoclosure () -> State,
     @ReducerBuilder<State, Action> reducer: () -> R,
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in }
   ) {
     var dependencies = DependencyValues.current
     prepareDependencies(&dependencies)
-    self.init(
-      initialState: initialState, reducer: reducer(), dependencies: dependencies.isolated(),
-      runtime: nil, onReduce: nil)
+    let values = dependencies.isolated()
+    let (state, reducer) = withDependencies { $0 = values } operation: { (initialState(), reducer()) }
+    self.init(initialState: state, reducer: reducer, dependencies: values, runtime: nil, onReduce: nil)
   }
 
   /// The designated initializer shared with `TestStore` and the action recorder.
@@ -122,9 +126,20 @@ public final class Store<State, Action: Sendable>: @unchecked Sendable {
     root?.cancelAllEffects()
   }
 
-  /// The effects still running, oldest first.
+  /// The effects still running and not skipped, oldest first.
   package var runningEffects: [(action: any Sendable, isCancelled: Bool)] {
     root?.runningEffects ?? []
+  }
+
+  /// Stops counting the effects running now as in flight; they keep running.
+  package func skipRunningEffects() {
+    root?.skipRunningEffects()
+  }
+
+  /// The dependencies the store's reducer reads and its new effects start with.
+  package var dependencies: DependencyValues {
+    get { root?.dependencies ?? DependencyValues.current }
+    set { root?.setDependencies(newValue) }
   }
 
   /// The test runtime the store's effects run on, if any.
@@ -148,19 +163,28 @@ extension Store where State: Sendable {
 private final class AnyRootStore: Sendable {
   private let invalidateCore: @Sendable () -> Void
   private let cancelAll: @Sendable () -> Void
+  private let skipRunning: @Sendable () -> Void
   private let running: @Sendable () -> [(action: any Sendable, isCancelled: Bool)]
+  private let getDependencies: @Sendable () -> DependencyValues
+  private let updateDependencies: @Sendable (DependencyValues) -> Void
   let runtime: TestRuntime?
 
   init<State, Action>(core: RootCore<State, Action>) {
     invalidateCore = { core.invalidate() }
     cancelAll = { core.cancelAllEffects() }
-    running = { core.runningEffects.map { ($0.action, $0.isCancelled) } }
+    skipRunning = { core.skipRunningEffects() }
+    running = { core.runningEffectSummaries }
+    getDependencies = { core.dependencies }
+    updateDependencies = { core.setDependencies($0) }
     runtime = core.runtime
   }
 
   func invalidate() { invalidateCore() }
   func cancelAllEffects() { cancelAll() }
+  func skipRunningEffects() { skipRunning() }
   var runningEffects: [(action: any Sendable, isCancelled: Bool)] { running() }
+  var dependencies: DependencyValues { getDependencies() }
+  func setDependencies(_ values: DependencyValues) { updateDependencies(values) }
 }
 
 /// Lets the root core notify observers of the store object without retaining it.
@@ -185,7 +209,27 @@ protocol AnyScopeParent: AnyObject {
 extension Store: AnyObservableStore, AnyScopeParent {
   func notifyObservers() {
     #if canImport(Observation)
-      registrar.withMutation(of: self, keyPath: \.state) {}
+      // An observer may send from its change handler, which notifies again while the registrar is still calling
+      // that handler (it would be called again, without end): such a notification is deferred until the one in
+      // progress returns, then delivered once.
+      let isFirst = notifications.withLock { state in
+        if state.isNotifying {
+          state.isPending = true
+          return false
+        }
+        state.isNotifying = true
+        return true
+      }
+      guard isFirst else { return }
+      while true {
+        registrar.withMutation(of: self, keyPath: \.state) {}
+        let again = notifications.withLock { state in
+          defer { state.isPending = false }
+          if !state.isPending { state.isNotifying = false }
+          return state.isPending
+        }
+        if !again { return }
+      }
     #endif
   }
 

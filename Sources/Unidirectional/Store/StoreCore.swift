@@ -2,55 +2,68 @@
 class StoreCore<State, Action: Sendable>: @unchecked Sendable {
   func send(_ action: Action) -> StoreTask { fatalError("abstract") }
   func withState<T>(_ body: (borrowing State) -> T) -> T { fatalError("abstract") }
-  /// The current state, then the state after every reduced action, each passed through `transform`.
+  /// The current state, then the state after every batch of reduced actions, each passed through `transform`.
   func stream<T: Sendable>(_ transform: @escaping (borrowing State) -> T) -> AsyncStream<T> { fatalError("abstract") }
   /// Marks the state as read through an observation-tracked path, so later changes notify observers.
   func trackAccess() {}
 }
 
-/// Runs a root reducer: the state, the action queue and every effect the store owns.
+/// What the hot path of a root core reads, outside any generic context: touching a generic struct from the
+/// store's unspecialized code instantiates its metadata on every call (measured: 60% of `send`).
+struct StoreFlags {
+  var isInvalidated = false
+  var isObserved = false
+  var hasStreams = false
+  /// Actions were sent on the reducing thread (re-entrantly) and wait in the queue.
+  var hasQueued = false
+  /// While a thread holds this store's lock to reduce: the store that thread held before, if any.
+  var outerHeld: UnsafeMutablePointer<StoreFlags>?
+}
+
+/// Runs a root reducer: the state, the actions and every effect the store owns.
 ///
-/// Hot path (`send` of an action whose reducer returns `.none`): one uncontended mutex, one thread-local load,
-/// the reducer call on state held behind a pointer (no exclusivity checks), no allocation, no task, no syscall.
+/// One rule orders everything: a `send` reduces its action and, **with the store's lock held throughout**, every
+/// action fed back synchronously — `.send` effects, also inside `merge` and the synchronous leading parts of
+/// `concatenate`, depth-first — and every action sent re-entrantly on the reducing thread (from a reducer, a
+/// dependency's callback, an `onReduce` hook), each right after the action being reduced. Only then are state
+/// readers and observers let in: nobody ever sees a parent that has not yet reacted to its child.
+///
+/// Hot path (`send` of an action whose reducer returns `.none`): one thread-local load, one uncontended mutex, the
+/// reducer call on state held behind a pointer (no exclusivity checks), no allocation, no task, no syscall.
 /// Effects feed actions back synchronously from their own task: no actor hop.
-final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectOwner, @unchecked Sendable {
+final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectOwner, CancellationRegistry,
+  @unchecked Sendable
+{
   private let reducer: any Reducer<State, Action>
   private let state: UnsafeMutablePointer<State>
   private let lock = Lock()
   private let mutable: UnsafeMutablePointer<Mutable>
-  // The flags the hot path reads live in a non-generic struct: touching a generic one from this unspecialized
-  // code instantiates its metadata on every call (measured: 60% of `send`).
-  private let flags: UnsafeMutablePointer<Flags>
-  let scope: ReduceScope
-  private let unmanagedScope: Unmanaged<ReduceScope>
+  private let flags: UnsafeMutablePointer<StoreFlags>
+  /// The dependencies reducers read; replaced under the lock by ``setDependencies(_:)``.
+  private let scopeSlot: UnsafeMutablePointer<Unmanaged<ReduceScope>>
   private let threadKey = ThreadContext.key
   let runtime: TestRuntime?
   private let onReduce: ((Action, ActionOrigin, borrowing State) -> Void)?
   private let observationHook: (@Sendable () -> Void)?
 
+  /// An action sent on the reducing thread, waiting for the current action to finish.
   private struct Queued {
     let action: Action
     let origin: ActionOrigin
-    let record: EffectRecord?
-    let deferred: DeferredEffects?
-  }
-
-  /// What the hot path checks; touched only with `lock` held.
-  private struct Flags {
-    var isDraining = false
-    var isInvalidated = false
-    var isObserved = false
-    var hasStreams = false
-    var hasQueued = false
+    let cause: EffectRecord?
+    let deferred: DeferredEffects
   }
 
   /// Everything else that changes after init; touched only with `lock` held.
   private struct Mutable {
+    var scope: ReduceScope
     var queue: [Queued] = []
-    var queueHead = 0
     var nextEffectID: UInt64 = 1
     var effects: [UInt64: EffectRecord] = [:]
     var cancellables: [CancelID: Set<UInt64>] = [:]
+    /// Work inside effects made cancellable by `withTaskCancellation(id:)`.
+    var registeredWork: [CancelID: [UInt64: @Sendable () -> Void]] = [:]
+    var nextWorkToken: UInt64 = 0
     var nextStreamID = 0
     var streams: [Int: StateSubscriber] = [:]
   }
@@ -66,12 +79,13 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     self.reducer = reducer
     self.state = .allocate(capacity: 1)
     self.state.initialize(to: initialState)
+    let scope = ReduceScope(values: dependencies)
     self.mutable = .allocate(capacity: 1)
-    self.mutable.initialize(to: Mutable())
+    self.mutable.initialize(to: Mutable(scope: scope))
+    self.scopeSlot = .allocate(capacity: 1)
+    self.scopeSlot.initialize(to: Unmanaged.passUnretained(scope))
     self.flags = .allocate(capacity: 1)
-    self.flags.initialize(to: Flags())
-    self.scope = ReduceScope(values: dependencies)
-    self.unmanagedScope = Unmanaged.passUnretained(scope)
+    self.flags.initialize(to: StoreFlags())
     self.runtime = runtime
     self.onReduce = onReduce
     self.observationHook = observationHook
@@ -82,223 +96,302 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     state.deallocate()
     mutable.deinitialize(count: 1)
     mutable.deallocate()
+    scopeSlot.deallocate()
     flags.deallocate()
   }
 
   // MARK: Sending
 
   override func send(_ action: Action) -> StoreTask {
-    send(action, origin: .sent, record: nil)
+    send(action, origin: .sent, cause: nil)
   }
 
+  /// Reduces `action` (sent by a host, or fed back by the effect `cause`).
   @inline(__always)
-  func send(_ action: Action, origin: ActionOrigin, record: EffectRecord?) -> StoreTask {
+  func send(_ action: Action, origin: ActionOrigin, cause: EffectRecord?) -> StoreTask {
+    let context = ThreadContext.current(key: threadKey)
+    if context.pointee.heldStores != nil, isHeld(by: context) {
+      return enqueue(action, origin: origin, cause: cause)
+    }
     lock.lock()
     let flags = self.flags.pointee
-    if record != nil || flags.isDraining || flags.isInvalidated {
-      return sendSlowly(action, origin: origin, record: record)
+    if cause != nil || flags.isInvalidated || flags.hasStreams {
+      return sendSlowly(action, origin: origin, cause: cause, context: context)
     }
-    let effect = reduceLocked(action, origin: origin)
-    if effect.isNone {
-      lock.unlock()
+    hold(context)
+    let effect = reduce(action, origin: origin, context: context)
+    if effect.isNone && !self.flags.pointee.hasQueued {
+      release(context)
       if flags.isObserved { observationHook?() }
       return StoreTask()
     }
-    return runEffects(effect, of: action, notify: flags.isObserved)
+    return runBatch(startingWith: effect, of: action, cause: nil, context: context)
   }
 
-  /// Continues `send` once the reducer returned an effect: the lock is held on entry.
+  /// `send` from an effect, to an invalidated store, or with state streams to feed: the lock is held on entry.
   @inline(never)
-  private func runEffects(_ effect: Effect<Action>, of action: Action, notify: Bool) -> StoreTask {
-    // A chain of `.send` effects is reduced right here, the lock still held: nothing can come in between.
-    var effect = effect
-    var action = action
-    while case let .send(next) = effect.node {
-      action = next
-      effect = reduceLocked(next, origin: .received)
-      if effect.isNone {
-        lock.unlock()
-        if notify { observationHook?() }
-        return StoreTask()
-      }
-    }
-    flags.pointee.isDraining = true
-    lock.unlock()
-    let records = runCascade(effect, startedBy: action)
-    drainQueue()
-    if notify { observationHook?() }
-    return StoreTask(records: records)
-  }
-
-  /// `send` from an effect, or while another thread is reducing: the lock is held on entry.
-  @inline(never)
-  private func sendSlowly(_ action: Action, origin: ActionOrigin, record: EffectRecord?) -> StoreTask {
-    if let record, record.isCancelled || flags.pointee.isInvalidated {
+  private func sendSlowly(
+    _ action: Action, origin: ActionOrigin, cause: EffectRecord?, context: UnsafeMutablePointer<ThreadContext>
+  ) -> StoreTask {
+    if flags.pointee.isInvalidated || cause?.isCancelled == true {
       lock.unlock()
       return StoreTask()
     }
+    if let cause, cause.isFinished {
+      lock.unlock()
+      report(
+        """
+        An effect returned for the action \(describe(cause.action)) sent \(describe(action)) after it had \
+        finished. Send actions only while the effect's operation runs; don't let `send` escape it.
+        """)
+      return StoreTask()
+    }
+    hold(context)
+    let effect = reduce(action, origin: origin, context: context)
+    return runBatch(startingWith: effect, of: action, cause: cause, context: context)
+  }
+
+  /// Queues an action sent on the thread that is reducing: it is reduced right after the current action.
+  @inline(never)
+  private func enqueue(_ action: Action, origin: ActionOrigin, cause: EffectRecord?) -> StoreTask {
+    // This thread holds the lock: it is inside this store's batch.
+    let deferred = DeferredEffects()
     if flags.pointee.isInvalidated {
-      lock.unlock()
-      return StoreTask()
-    }
-    if flags.pointee.isDraining {
-      let deferred = origin == .sent ? DeferredEffects() : nil
-      mutable.pointee.queue.append(Queued(action: action, origin: origin, record: record, deferred: deferred))
-      flags.pointee.hasQueued = true
-      lock.unlock()
+      deferred.resolve([])
       return StoreTask(deferred: deferred)
     }
-    let effect = reduceLocked(action, origin: origin)
-    let notify = flags.pointee.isObserved
-    if effect.isNone {
-      lock.unlock()
-      if notify { observationHook?() }
-      return StoreTask()
-    }
-    return runEffects(effect, of: action, notify: notify)
+    mutable.pointee.queue.append(Queued(action: action, origin: origin, cause: cause, deferred: deferred))
+    flags.pointee.hasQueued = true
+    return StoreTask(deferred: deferred)
   }
 
-  /// Reduces one action. Call with `lock` held.
+  /// Reduces one action. Call with the lock held by this thread.
   @inline(__always)
-  private func reduceLocked(_ action: Action, origin: ActionOrigin) -> Effect<Action> {
-    let context = ThreadContext.current(key: threadKey)
+  private func reduce(
+    _ action: Action, origin: ActionOrigin, context: UnsafeMutablePointer<ThreadContext>
+  ) -> Effect<Action> {
     let outer = context.pointee.activeScope
-    context.pointee.activeScope = unmanagedScope
+    context.pointee.activeScope = scopeSlot.pointee
     let effect = reducer.reduce(into: &state.pointee, action: action)
     context.pointee.activeScope = outer
     if let onReduce { onReduce(action, origin, state.pointee) }
-    if flags.pointee.hasStreams {
-      for subscriber in mutable.pointee.streams.values { subscriber.yield(state.pointee) }
-    }
     return effect
   }
 
-  /// Processes queued actions until the queue is empty, then stops draining.
-  private func drainQueue() {
-    while true {
-      lock.lock()
-      if !flags.pointee.hasQueued {
-        flags.pointee.isDraining = false
-        lock.unlock()
-        return
+  @inline(__always)
+  private func hold(_ context: UnsafeMutablePointer<ThreadContext>) {
+    flags.pointee.outerHeld = context.pointee.heldStores
+    context.pointee.heldStores = flags
+  }
+
+  /// Stops holding: feeds state streams, then lets other threads in.
+  @inline(__always)
+  private func release(_ context: UnsafeMutablePointer<ThreadContext>) {
+    context.pointee.heldStores = flags.pointee.outerHeld
+    flags.pointee.outerHeld = nil
+    lock.unlock()
+  }
+
+  /// Whether this thread holds this store's lock to reduce (possibly with other stores held inside it).
+  private func isHeld(by context: UnsafeMutablePointer<ThreadContext>) -> Bool {
+    var held = context.pointee.heldStores
+    while let current = held {
+      if current == flags { return true }
+      held = current.pointee.outerHeld
+    }
+    return false
+  }
+
+  /// Runs `body` with the lock, or directly when this thread already holds it (a read from inside a reducer).
+  private func locked<T>(_ body: () -> T) -> T {
+    let context = ThreadContext.current(key: threadKey)
+    if context.pointee.heldStores != nil, isHeld(by: context) { return body() }
+    lock.lock()
+    defer { lock.unlock() }
+    return body()
+  }
+
+  // MARK: Batches
+
+  /// The synchronous work of one `send`, done with the lock held.
+  private enum Work {
+    /// Reduce an action fed back synchronously or sent re-entrantly; its effects go to `list`.
+    case reduce(Action, ActionOrigin, cause: EffectRecord?, list: Int)
+    /// Start an effect returned for `action`.
+    case start(Effect<Action>, startedBy: Action, cancelIDs: [CancelID], cause: EffectRecord?, list: Int)
+    /// Start the asynchronous rest of a concatenation, once its synchronous leading parts are done.
+    case spawnRest([Effect<Action>], startedBy: Action, cancelIDs: [CancelID], cause: EffectRecord?, list: Int)
+  }
+
+  /// What a batch collects while the lock is held and hands out after releasing it.
+  private struct Batch {
+    /// The effects started, per handle: list 0 is the sender's, one more per re-entrant action.
+    var lists: [[EffectRecord]] = [[]]
+    var deferred: [(DeferredEffects, Int)] = []
+    var cancellations: [@Sendable () -> Void] = []
+  }
+
+  /// Finishes a `send` whose first action returned `effect`: the lock is held (and this thread holds the store).
+  @inline(never)
+  private func runBatch(
+    startingWith effect: Effect<Action>, of action: Action, cause: EffectRecord?,
+    context: UnsafeMutablePointer<ThreadContext>
+  ) -> StoreTask {
+    // The common chains of `.send` effects need no bookkeeping at all.
+    var effect = effect
+    var action = action
+    while !flags.pointee.hasQueued, case let .send(next) = effect.node {
+      action = next
+      effect = reduce(next, origin: .received, context: context)
+    }
+    if effect.isNone && !flags.pointee.hasQueued {
+      return endBatch(Batch(), context: context)
+    }
+    var batch = Batch()
+    var work: [Work] = [.start(effect, startedBy: action, cancelIDs: [], cause: cause, list: 0)]
+    takeQueued(into: &work, batch: &batch)
+    run(&work, batch: &batch, context: context)
+    return endBatch(batch, context: context)
+  }
+
+  /// Processes `work` depth-first, with the lock held.
+  private func run(_ work: inout [Work], batch: inout Batch, context: UnsafeMutablePointer<ThreadContext>) {
+    while let item = work.popLast() {
+      if flags.pointee.isInvalidated { break }
+      switch item {
+      case let .reduce(action, origin, cause, list):
+        if cause?.isCancelled == true { continue }
+        let effect = reduce(action, origin: origin, context: context)
+        work.append(.start(effect, startedBy: action, cancelIDs: [], cause: cause, list: list))
+        takeQueued(into: &work, batch: &batch)
+
+      case let .start(effect, action, cancelIDs, cause, list):
+        switch effect.node {
+        case .none:
+          continue
+        case let .send(next):
+          work.append(.reduce(next, .received, cause: cause, list: list))
+        case let .run(run):
+          let record = spawn(cancelIDs: cancelIDs, cause: cause, startedBy: action, priority: run.priority) {
+            core, record, values in
+            await core.execute(run, record: record, values: values)
+          }
+          batch.lists[list].append(record)
+        case let .merge(effects):
+          for effect in effects.reversed() {
+            work.append(.start(effect, startedBy: action, cancelIDs: cancelIDs, cause: cause, list: list))
+          }
+        case let .concatenate(effects):
+          let leading = effects.prefix { $0.isSynchronous }.count
+          if leading < effects.count {
+            work.append(
+              .spawnRest(Array(effects[leading...]), startedBy: action, cancelIDs: cancelIDs, cause: cause, list: list))
+          }
+          for effect in effects[..<leading].reversed() {
+            work.append(.start(effect, startedBy: action, cancelIDs: cancelIDs, cause: cause, list: list))
+          }
+        case let .cancellable(id, cancelInFlight, inner):
+          if cancelInFlight { cancelHeld(id: id, into: &batch.cancellations) }
+          work.append(.start(inner, startedBy: action, cancelIDs: cancelIDs + [id], cause: cause, list: list))
+        case let .cancel(id):
+          cancelHeld(id: id, into: &batch.cancellations)
+        }
+
+      case let .spawnRest(effects, action, cancelIDs, cause, list):
+        let rest = effects.count == 1 ? effects[0] : Effect(.concatenate(effects))
+        let record = spawn(cancelIDs: cancelIDs, cause: cause, startedBy: action, priority: nil) {
+          core, record, values in
+          await DependencyValues.$taskValues.withValue(values) { await core.runToCompletion(rest, record: record) }
+        }
+        batch.lists[list].append(record)
       }
-      let head = mutable.pointee.queueHead
-      guard head < mutable.pointee.queue.count else {
-        mutable.pointee.queue.removeAll(keepingCapacity: true)
-        mutable.pointee.queueHead = 0
-        flags.pointee.hasQueued = false
-        flags.pointee.isDraining = false
-        lock.unlock()
-        return
-      }
-      let item = mutable.pointee.queue[head]
-      mutable.pointee.queueHead = head + 1
-      if let record = item.record, record.isCancelled || flags.pointee.isInvalidated {
-        lock.unlock()
-        item.deferred?.resolve([])
-        continue
-      }
-      let effect = reduceLocked(item.action, origin: item.origin)
-      lock.unlock()
-      let records = runCascade(effect, startedBy: item.action)
-      item.deferred?.resolve(records)
     }
   }
 
-  /// Starts `effect`, then reduces the actions it sends synchronously, depth-first, with their own effects.
-  private func runCascade(_ effect: Effect<Action>, startedBy action: Action) -> [EffectRecord] {
-    if effect.isNone { return [] }
-    var records: [EffectRecord] = []
-    var immediate: [Action] = []
-    start(effect, startedBy: action, cancelIDs: [], records: &records, immediate: &immediate)
-    for next in immediate {
-      lock.lock()
-      if flags.pointee.isInvalidated {
-        lock.unlock()
-        break
-      }
-      let nextEffect = reduceLocked(next, origin: .received)
-      lock.unlock()
-      records += runCascade(nextEffect, startedBy: next)
+  /// Moves the actions sent re-entrantly onto the work stack, so they are reduced next, in the order sent.
+  private func takeQueued(into work: inout [Work], batch: inout Batch) {
+    guard flags.pointee.hasQueued else { return }
+    let queued = mutable.pointee.queue
+    mutable.pointee.queue.removeAll(keepingCapacity: true)
+    flags.pointee.hasQueued = false
+    for item in queued.reversed() {
+      let list = batch.lists.count
+      batch.lists.append([])
+      batch.deferred.append((item.deferred, list))
+      work.append(.reduce(item.action, item.origin, cause: item.cause, list: list))
     }
-    return records
   }
 
-  private func start(
-    _ effect: Effect<Action>,
-    startedBy action: Action,
-    cancelIDs: [CancelID],
-    records: inout [EffectRecord],
-    immediate: inout [Action]
-  ) {
-    switch effect.node {
-    case .none:
-      return
-    case let .send(next):
-      immediate.append(next)
-    case let .run(run):
-      records.append(
-        spawn(cancelIDs: cancelIDs, startedBy: action) { core, record in
-          await core.execute(run, record: record)
-        })
-    case let .merge(effects):
-      for effect in effects {
-        start(effect, startedBy: action, cancelIDs: cancelIDs, records: &records, immediate: &immediate)
-      }
-    case .concatenate:
-      records.append(
-        spawn(cancelIDs: cancelIDs, startedBy: action) { core, record in
-          await core.runToCompletion(effect, record: record)
-        })
-    case let .cancellable(id, cancelInFlight, inner):
-      if cancelInFlight { cancel(id: id) }
-      start(inner, startedBy: action, cancelIDs: cancelIDs + [id], records: &records, immediate: &immediate)
-    case let .cancel(id):
-      cancel(id: id)
+  /// Feeds state streams once for the whole batch, lets other threads in, then does what must not run locked.
+  private func endBatch(_ batch: Batch, context: UnsafeMutablePointer<ThreadContext>) -> StoreTask {
+    // Actions queued when the store was released mid-batch are dropped; their handles resolve empty.
+    var dropped: [DeferredEffects] = []
+    if flags.pointee.hasQueued {
+      dropped = mutable.pointee.queue.map(\.deferred)
+      mutable.pointee.queue.removeAll()
+      flags.pointee.hasQueued = false
     }
+    if flags.pointee.hasStreams {
+      for subscriber in mutable.pointee.streams.values { subscriber.yield(state.pointee) }
+    }
+    let notify = flags.pointee.isObserved
+    release(context)
+    for cancel in batch.cancellations { cancel() }
+    for (deferred, list) in batch.deferred { deferred.resolve(batch.lists[list]) }
+    for deferred in dropped { deferred.resolve([]) }
+    if notify { observationHook?() }
+    return StoreTask(records: batch.lists[0])
   }
 
   // MARK: Effects
 
   private func spawn(
     cancelIDs: [CancelID],
+    cause: EffectRecord?,
     startedBy action: Action,
-    body: @escaping @Sendable (RootCore, EffectRecord) async -> Void
+    priority: TaskPriority?,
+    body: @escaping @Sendable (RootCore, EffectRecord, DependencyValues) async -> Void
   ) -> EffectRecord {
     let record = EffectRecord(action: action, cancelIDs: cancelIDs, owner: self)
-    lock.withLock {
-      let id = mutable.pointee.nextEffectID
-      mutable.pointee.nextEffectID += 1
-      record.id = id
-      mutable.pointee.effects[id] = record
-      for cancelID in cancelIDs { mutable.pointee.cancellables[cancelID, default: []].insert(id) }
+    let id = mutable.pointee.nextEffectID
+    mutable.pointee.nextEffectID += 1
+    record.id = id
+    mutable.pointee.effects[id] = record
+    for cancelID in cancelIDs { mutable.pointee.cancellables[cancelID, default: []].insert(id) }
+    if let cause {
+      record.parent = cause
+      cause.children[id] = record
     }
-    let task: Task<Void, Never>
+    let values = mutable.pointee.scope.values
     if let runtime {
       runtime.taskStarted()
-      task = Task(executorPreference: runtime) {
-        await TestRuntime.$current.withValue(runtime) { await body(self, record) }
+      record.task = Task(executorPreference: runtime, priority: priority) {
+        await TestRuntime.$current.withValue(runtime) { await body(self, record, values) }
         self.finish(record)
         runtime.taskFinished()
       }
     } else {
-      task = Task {
-        await body(self, record)
+      record.task = Task(priority: priority) {
+        await body(self, record, values)
         self.finish(record)
       }
     }
-    let cancelled = lock.withLock {
-      record.task = task
-      return record.isCancelled
-    }
-    if cancelled { task.cancel() }
     return record
   }
 
   /// Runs one `.run` effect in the current task.
-  private func execute(_ run: Effect<Action>.Run, record: EffectRecord) async {
-    let send = Send<Action> { [self] action in self.deliver(action, from: record) }
-    await DependencyValues.$taskValues.withValue(run.dependencies ?? scope.values) {
+  private func execute(_ run: Effect<Action>.Run, record: EffectRecord, values: DependencyValues) async {
+    let send = Send<Action> { [self] action in _ = self.send(action, origin: .received, cause: record) }
+    let context = EffectContext(registry: self, namespace: run.namespace)
+    await EffectContext.$current.withValue(context) {
+      await execute(run, send: send, record: record, values: values)
+    }
+  }
+
+  private func execute(
+    _ run: Effect<Action>.Run, send: Send<Action>, record: EffectRecord, values: DependencyValues
+  ) async {
+    await DependencyValues.$taskValues.withValue(run.dependencies ?? values) {
       do {
         try await run.operation(send)
       } catch {
@@ -316,15 +409,16 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     }
   }
 
-  /// Runs `effect` to its end inside one task: used for `concatenate`, where each part waits for the previous.
+  /// Runs `effect` to its end inside one task: the asynchronous rest of a `concatenate`, where each part waits
+  /// for the previous one.
   private func runToCompletion(_ effect: Effect<Action>, record: EffectRecord) async {
     switch effect.node {
     case .none:
       return
     case let .send(action):
-      deliver(action, from: record)
+      _ = send(action, origin: .received, cause: record)
     case let .run(run):
-      await execute(run, record: record)
+      await execute(run, record: record, values: DependencyValues.current)
     case let .merge(effects):
       await withTaskGroup(of: Void.self) { group in
         for effect in effects {
@@ -339,7 +433,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     case let .cancellable(id, cancelInFlight, inner):
       // Inside a concatenation the whole concatenated effect answers to the inner id.
       if cancelInFlight { cancel(id: id, except: record) }
-      let cancelled = lock.withLock {
+      let cancelled = locked {
         mutable.pointee.cancellables[id, default: []].insert(record.id)
         return record.isCancelled
       }
@@ -350,25 +444,12 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     }
   }
 
-  /// Feeds an action from an effect back into the store.
-  private func deliver(_ action: Action, from record: EffectRecord) {
-    let finished = lock.withLock { record.isFinished }
-    if finished {
-      report(
-        """
-        An effect returned for the action \(describe(record.action)) sent \(describe(action)) after it had \
-        finished. Send actions only while the effect's operation runs; don't let `send` escape it.
-        """)
-      return
-    }
-    _ = send(action, origin: .received, record: record)
-  }
-
   private func finish(_ record: EffectRecord) {
-    lock.withLock {
+    locked {
       record.isFinished = true
       mutable.pointee.effects.removeValue(forKey: record.id)
       for id in record.cancelIDs { removeCancellable(id, record.id) }
+      record.pruneFromTree()
     }
   }
 
@@ -379,34 +460,90 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
   }
 
   private func isCancelled(_ record: EffectRecord) -> Bool {
-    lock.withLock { record.isCancelled }
+    locked { record.isCancelled }
+  }
+
+  /// Marks the effects running under `id` cancelled and collects how to cancel them and the work registered
+  /// under `id`. Call with the lock held; run the collected cancellations after releasing it.
+  private func cancelHeld(
+    id: CancelID, except excluded: EffectRecord? = nil, into cancellations: inout [@Sendable () -> Void]
+  ) {
+    if let ids = mutable.pointee.cancellables[id] {
+      for recordID in ids {
+        guard let record = mutable.pointee.effects[recordID], record !== excluded, !record.isCancelled else {
+          continue
+        }
+        record.isCancelled = true
+        if let task = record.task { cancellations.append { task.cancel() } }
+      }
+    }
+    if let work = mutable.pointee.registeredWork.removeValue(forKey: id) {
+      cancellations.append(contentsOf: work.values)
+    }
   }
 
   func cancel(id: CancelID, except excluded: EffectRecord? = nil) {
-    let records: [EffectRecord] = lock.withLock {
-      guard let ids = mutable.pointee.cancellables[id] else { return [] }
-      return ids.compactMap { mutable.pointee.effects[$0] }.filter { $0 !== excluded }
-    }
-    cancel(records)
+    var cancellations: [@Sendable () -> Void] = []
+    locked { cancelHeld(id: id, except: excluded, into: &cancellations) }
+    for cancel in cancellations { cancel() }
   }
 
-  func cancel(_ records: [EffectRecord]) {
-    let tasks: [Task<Void, Never>] = lock.withLock {
-      records.compactMap { record in
-        record.isCancelled = true
-        return record.task
+  func cancel(id: CancelID) {
+    cancel(id: id, except: nil)
+  }
+
+  func register(id: CancelID, cancelInFlight: Bool, cancel: @escaping @Sendable () -> Void) -> UInt64 {
+    var cancellations: [@Sendable () -> Void] = []
+    let token: UInt64 = locked {
+      if cancelInFlight { cancelHeld(id: id, into: &cancellations) }
+      mutable.pointee.nextWorkToken += 1
+      let token = mutable.pointee.nextWorkToken
+      mutable.pointee.registeredWork[id, default: [:]][token] = cancel
+      return token
+    }
+    for cancel in cancellations { cancel() }
+    return token
+  }
+
+  func unregister(id: CancelID, token: UInt64) {
+    locked {
+      mutable.pointee.registeredWork[id]?.removeValue(forKey: token)
+      if mutable.pointee.registeredWork[id]?.isEmpty == true { mutable.pointee.registeredWork[id] = nil }
+    }
+  }
+
+  /// Cancels `records` and every effect started by the actions they fed back, recursively.
+  func cancelTrees(_ records: [EffectRecord]) {
+    let tasks: [Task<Void, Never>] = locked {
+      var tasks: [Task<Void, Never>] = []
+      for record in records {
+        record.forEachInTree { record in
+          guard !record.isFinished, !record.isCancelled else { return }
+          record.isCancelled = true
+          if let task = record.task { tasks.append(task) }
+        }
       }
+      return tasks
     }
     for task in tasks { task.cancel() }
   }
 
-  func isRunning(_ record: EffectRecord) -> Bool {
-    lock.withLock { !record.isFinished }
+  /// The tasks of `records` and their descendants that have not finished.
+  func unfinishedTasks(inTreesOf records: [EffectRecord]) -> [Task<Void, Never>] {
+    locked {
+      var tasks: [Task<Void, Never>] = []
+      for record in records {
+        record.forEachInTree { record in
+          if !record.isFinished, let task = record.task { tasks.append(task) }
+        }
+      }
+      return tasks
+    }
   }
 
-  /// Cancels every effect and stops accepting actions from them: the store has been released.
+  /// Cancels every effect and stops accepting actions: the store has been released.
   func invalidate() {
-    let (records, streams) = lock.withLock {
+    let (records, streams) = locked {
       flags.pointee.isInvalidated = true
       defer {
         mutable.pointee.streams.removeAll()
@@ -414,28 +551,53 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
       }
       return (Array(mutable.pointee.effects.values), Array(mutable.pointee.streams.values))
     }
-    cancel(records)
+    cancelTrees(records)
     for stream in streams { stream.finish() }
   }
 
   /// Cancels every running effect (the store stays usable).
   func cancelAllEffects() {
-    cancel(lock.withLock { Array(mutable.pointee.effects.values) })
+    cancelTrees(locked { Array(mutable.pointee.effects.values) })
   }
 
-  /// The effects still running, oldest first.
-  var runningEffects: [EffectRecord] {
-    lock.withLock { mutable.pointee.effects.values.sorted { $0.id < $1.id } }
+  /// Stops counting the effects running now as in flight (a test no longer waits for them); they keep running.
+  func skipRunningEffects() {
+    locked { for record in mutable.pointee.effects.values { record.isSkipped = true } }
+  }
+
+  /// The effects still running and not skipped, oldest first: the action that started each, and whether it has
+  /// been cancelled (and is winding down).
+  var runningEffectSummaries: [(action: any Sendable, isCancelled: Bool)] {
+    locked {
+      mutable.pointee.effects.values.filter { !$0.isSkipped }.sorted { $0.id < $1.id }
+        .map { ($0.action, $0.isCancelled) }
+    }
+  }
+
+  // MARK: Dependencies
+
+  /// The dependencies the reducer reads and new effects start with.
+  var dependencies: DependencyValues {
+    locked { mutable.pointee.scope.values }
+  }
+
+  /// Replaces the dependencies for the actions reduced from now on; running effects keep theirs.
+  func setDependencies(_ values: DependencyValues) {
+    let scope = ReduceScope(values: values)
+    locked {
+      mutable.pointee.scope = scope
+      scopeSlot.pointee = Unmanaged.passUnretained(scope)
+    }
   }
 
   // MARK: Reading
 
   override func withState<T>(_ body: (borrowing State) -> T) -> T {
-    lock.withLock { body(state.pointee) }
+    locked { body(state.pointee) }
   }
 
   override func trackAccess() {
-    lock.withLock { flags.pointee.isObserved = true }
+    locked { flags.pointee.isObserved = true }
   }
 
   override func stream<T: Sendable>(_ transform: @escaping (borrowing State) -> T) -> AsyncStream<T> {
@@ -443,7 +605,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     let subscriber = StateSubscriber(
       yield: { continuation.yield(transform($0)) },
       finish: { continuation.finish() })
-    let id: Int? = lock.withLock {
+    let id: Int? = locked {
       if flags.pointee.isInvalidated { return nil }
       let id = mutable.pointee.nextStreamID
       mutable.pointee.nextStreamID += 1
@@ -458,7 +620,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     }
     continuation.onTermination = { [weak self] _ in
       guard let self else { return }
-      self.lock.withLock {
+      self.locked {
         self.mutable.pointee.streams.removeValue(forKey: id)
         self.flags.pointee.hasStreams = !self.mutable.pointee.streams.isEmpty
       }
@@ -473,6 +635,18 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
   }
 
   private func report(_ message: String) {
-    scope.values.issueReporter.report(RuntimeIssue(message: message, fileID: "Unidirectional/Store", line: 0))
+    dependencies.issueReporter.report(RuntimeIssue(message: message, fileID: "Unidirectional/Store", line: 0))
+  }
+}
+
+extension Effect {
+  /// Whether running this effect feeds back its actions synchronously and starts no asynchronous work.
+  var isSynchronous: Bool {
+    switch node {
+    case .none, .send, .cancel: return true
+    case .run: return false
+    case let .merge(effects), let .concatenate(effects): return effects.allSatisfy(\.isSynchronous)
+    case let .cancellable(_, _, inner): return inner.isSynchronous
+    }
   }
 }

@@ -1,9 +1,10 @@
-/// The effects started by one `send`: await it to wait until they finish, or cancel them.
+/// The effects started by one `send`, and every effect started by the actions they feed back: await it to wait
+/// until they all finish, or cancel them all.
 ///
 /// ```swift
 /// let task = store.send(.startMonitoring)
 /// // …
-/// task.cancel()
+/// task.cancel()        // also cancels what the monitoring's actions started
 /// await task.finish()
 /// ```
 public struct StoreTask: Sendable {
@@ -15,20 +16,28 @@ public struct StoreTask: Sendable {
     self.deferred = deferred
   }
 
-  /// Waits until every effect started by the action has finished.
+  /// Waits until every effect started by the action, and by the actions those effects fed back, has finished.
   public func finish() async {
-    for record in await allRecords() { await record.task?.value }
+    let records = await allRecords()
+    guard let owner = records.first?.owner else { return }
+    while true {
+      let tasks = owner.unfinishedTasks(inTreesOf: records)
+      if tasks.isEmpty { return }
+      for task in tasks { await task.value }
+    }
   }
 
-  /// Cancels every effect started by the action; they feed back nothing more.
+  /// Cancels every effect started by the action, and by the actions those effects fed back; they feed back
+  /// nothing more. Effects of other actions are untouched.
   public func cancel() {
-    for record in records { record.cancel() }
+    if let owner = records.first?.owner { owner.cancelTrees(records) }
     deferred?.cancel()
   }
 
-  /// Whether the action started any effect that is still running.
+  /// Whether any of those effects is still running.
   public var isRunning: Bool {
-    records.contains { $0.isRunning } || (deferred?.isRunning ?? false)
+    if let owner = records.first?.owner, !owner.unfinishedTasks(inTreesOf: records).isEmpty { return true }
+    return deferred?.isRunning ?? false
   }
 
   private func allRecords() async -> [EffectRecord] {
@@ -38,16 +47,24 @@ public struct StoreTask: Sendable {
 }
 
 /// One running effect: the unit the store tracks for cancellation, teardown and the TestStore's checks.
+///
+/// Records form trees: the effects started by an action that an effect fed back are that effect's children, so
+/// cancelling a `send` reaches everything it caused. Every `var` is guarded by the owner's lock.
 final class EffectRecord: @unchecked Sendable {
   /// The action whose reduction started the effect (for messages).
   let action: any Sendable
   let cancelIDs: [CancelID]
   weak var owner: (any EffectOwner)?
-  // Guarded by the owner's lock.
   var id: UInt64 = 0
   var task: Task<Void, Never>?
   var isCancelled = false
   var isFinished = false
+  /// A test no longer waits for this effect (`skipInFlightEffects`); it still runs.
+  var isSkipped = false
+  /// The effect that fed back the action which started this one.
+  weak var parent: EffectRecord?
+  /// Effects started by actions this one fed back, until they and their own children have finished.
+  var children: [UInt64: EffectRecord] = [:]
 
   init(action: any Sendable, cancelIDs: [CancelID], owner: any EffectOwner) {
     self.action = action
@@ -55,22 +72,33 @@ final class EffectRecord: @unchecked Sendable {
     self.owner = owner
   }
 
-  func cancel() {
-    owner?.cancel([self])
+  /// Calls `body` on this record and every descendant still linked to it.
+  func forEachInTree(_ body: (EffectRecord) -> Void) {
+    var pending: [EffectRecord] = [self]
+    while let record = pending.popLast() {
+      body(record)
+      pending.append(contentsOf: record.children.values)
+    }
   }
 
-  var isRunning: Bool {
-    owner?.isRunning(self) ?? false
+  /// Unlinks finished records without running descendants, so a long-lived effect's tree stays small.
+  func pruneFromTree() {
+    var record = self
+    while record.isFinished, record.children.isEmpty, let parent = record.parent {
+      parent.children.removeValue(forKey: record.id)
+      record.parent = nil
+      record = parent
+    }
   }
 }
 
-/// A store core that can cancel effect records.
+/// A store core that owns effect records.
 protocol EffectOwner: AnyObject, Sendable {
-  func cancel(_ records: [EffectRecord])
-  func isRunning(_ record: EffectRecord) -> Bool
+  func cancelTrees(_ records: [EffectRecord])
+  func unfinishedTasks(inTreesOf records: [EffectRecord]) -> [Task<Void, Never>]
 }
 
-/// The effects of an action that was queued behind another thread's reduction, filled in once it is reduced.
+/// The effects of an action sent while the store was reducing on the same thread, filled in once it is reduced.
 final class DeferredEffects: @unchecked Sendable {
   private let lock = Lock()
   private var resolved: [EffectRecord]?
@@ -83,7 +111,7 @@ final class DeferredEffects: @unchecked Sendable {
       defer { self.waiters.removeAll() }
       return (self.waiters, isCancelled)
     }
-    if cancelled { for record in records { record.cancel() } }
+    if cancelled, let owner = records.first?.owner { owner.cancelTrees(records) }
     for waiter in waiters { waiter.resume(returning: records) }
   }
 
@@ -103,10 +131,13 @@ final class DeferredEffects: @unchecked Sendable {
       isCancelled = true
       return resolved ?? []
     }
-    for record in records { record.cancel() }
+    if let owner = records.first?.owner { owner.cancelTrees(records) }
   }
 
   var isRunning: Bool {
-    lock.withLock { resolved.map { $0.contains { $0.isRunning } } ?? true }
+    let records = lock.withLock { resolved }
+    guard let records else { return true }
+    guard let owner = records.first?.owner else { return false }
+    return !owner.unfinishedTasks(inTreesOf: records).isEmpty
   }
 }

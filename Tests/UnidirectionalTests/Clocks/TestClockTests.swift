@@ -32,6 +32,26 @@ final class TestClockTests: XCTestCase {
     XCTAssertEqual(clock.now.offset, .seconds(6))
   }
 
+  func testASleepUntilNowWaitsForTheNextAdvanceEvenAZeroOne() async {
+    let clock = TestClock()
+    let runtime = TestRuntime()
+    let woken = Collected<String>()
+    _ = start(on: runtime) {
+      try await clock.sleep(for: .zero)
+      woken.append("zero")
+    }
+    _ = start(on: runtime) {
+      try await clock.sleep(until: clock.now.advanced(by: .seconds(-1)))
+      woken.append("past")
+    }
+    runtime.runUntilIdle()
+    XCTAssertEqual(woken.all, ["past"], "only a deadline strictly in the past returns at once")
+    XCTAssertEqual(clock.sleeperCount, 1)
+    await clock.advance(by: .zero)
+    XCTAssertEqual(woken.all, ["past", "zero"])
+    XCTAssertEqual(clock.now.offset, .zero)
+  }
+
   func testEqualDeadlinesWakeInTheOrderTheyWentToSleep() async {
     let clock = TestClock()
     let runtime = TestRuntime()

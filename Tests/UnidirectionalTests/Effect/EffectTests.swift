@@ -120,3 +120,15 @@ final class EffectTests: XCTestCase {
     XCTAssertTrue(Effect<Int>.none.merge(with: .none).isNone)
   }
 }
+
+final class CancelIDTests: XCTestCase {
+  private struct First: Hashable, Sendable {}
+  private struct Second: Hashable, Sendable {}
+
+  func testIDsOfDifferentTypesAreUnequalAndHashApart() {
+    XCTAssertNotEqual(CancelID(First()), CancelID(Second()))
+    XCTAssertNotEqual(CancelID(First()).hashValue, CancelID(Second()).hashValue)
+    XCTAssertEqual(CancelID(First()), CancelID(First()))
+    XCTAssertEqual(CancelID(First()).hashValue, CancelID(First()).hashValue)
+  }
+}

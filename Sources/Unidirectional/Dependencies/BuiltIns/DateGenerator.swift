@@ -7,7 +7,7 @@ import Foundation
 /// state.createdAt = date.now
 /// ```
 public struct DateGenerator: Sendable {
-  private let generate: @Sendable () -> Date
+  private var generate: @Sendable () -> Date
 
   /// A generator that calls `generate` for every date.
   public init(_ generate: @escaping @Sendable () -> Date) {
@@ -17,8 +17,11 @@ public struct DateGenerator: Sendable {
   /// The current date.
   public func callAsFunction() -> Date { generate() }
 
-  /// The current date.
-  public var now: Date { generate() }
+  /// The current date. Setting it makes the generator constant: `store.dependencies.date.now = someDate`.
+  public var now: Date {
+    get { generate() }
+    set { generate = { newValue } }
+  }
 
   /// Always `date`.
   public static func constant(_ date: Date) -> Self { Self { date } }
