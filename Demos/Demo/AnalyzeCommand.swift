@@ -4,10 +4,12 @@ import Unidirectional
 
 /// `demo analyze FILE_OR_DIR… [--json]`: runs ``PhotoAnalysisFeature`` on the live reader over the files (a folder
 /// stands for the files directly in it, sorted by name) and prints one report per file: its metadata, originality
-/// score and flags, or its error. Exit 1 if any file failed, 2 on usage errors.
+/// score and flags, or its error. Exit 1 if any file failed, 2 on usage errors. Text read from the photos goes
+/// through ``TerminalText`` (a Make tag holding an escape sequence is printed spelled out, not run).
 struct AnalyzeCommand: DemoCommand {
   static let name = "analyze"
   static let summary = "read each photo's EXIF/GPS metadata and score its originality"
+  static let synopsis = "demo analyze FILE_OR_DIR… [--json]"
   static let usage = """
     FILE_OR_DIR…    photos (JPEG, PNG, TIFF) or folders of photos (the files directly in them)
     --json          one JSON object per line: every field (null when absent), score, flags, or the error
@@ -22,9 +24,7 @@ struct AnalyzeCommand: DemoCommand {
       paths = parsed.positional
       json = parsed.flags.contains("--json")
     } catch {
-      let text = "demo analyze: \(error)\n\nusage: demo analyze FILE_OR_DIR… [--json]\n\(usage)\n"
-      FileHandle.standardError.write(Data(text.utf8))
-      return 2
+      return usageFailure(error)
     }
 
     var failed = false
@@ -37,7 +37,7 @@ struct AnalyzeCommand: DemoCommand {
         let found = names.filter { !$0.hasPrefix(".") }.sorted().map { folder.appendingPathComponent($0) }
           .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
         if found.isEmpty {
-          FileHandle.standardError.write(Data("demo analyze: \(path) has no files\n".utf8))
+          FileHandle.standardError.write(Data("demo analyze: \(TerminalText.line(path)) has no files\n".utf8))
           failed = true
         }
         files += found
@@ -61,9 +61,10 @@ struct AnalyzeCommand: DemoCommand {
     return failed ? 1 : 0
   }
 
-  /// A readable report: the file and its score, then the fields it has, then the flags.
+  /// A readable report: the file and its score, then the fields it has, then the flags; every text from outside
+  /// escaped and kept to one line.
   static func text(_ photo: PhotoAnalysisFeature.Photo) -> String {
-    let path = photo.image.fileURL.relativePath
+    let path = TerminalText.line(photo.image.fileURL.relativePath)
     switch photo.status {
     case let .analysed(report):
       let metadata = report.metadata
@@ -81,11 +82,11 @@ struct AnalyzeCommand: DemoCommand {
         ("orientation", metadata.orientation.map(String.init)),
         ("location", location(metadata)),
       ]
-      for case let (name, value?) in fields { lines.append("  \(name): \(value)") }
-      lines.append(contentsOf: report.flags.map { "  \($0.kind.rawValue): \($0.message)" })
+      for case let (name, value?) in fields { lines.append("  \(name): \(TerminalText.line(value))") }
+      lines.append(contentsOf: report.flags.map { "  \($0.kind.rawValue): \(TerminalText.line($0.message))" })
       return lines.joined(separator: "\n")
     case let .failed(error):
-      return "\(path): ✗ \(error)"
+      return "\(path): ✗ \(TerminalText.line(error.description))"
     case .analysing, .cancelled:
       return "\(path): \(photo.status.text)"
     }

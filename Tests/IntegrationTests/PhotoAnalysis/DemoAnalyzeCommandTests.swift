@@ -96,3 +96,24 @@ final class DemoAnalyzeCommandTests: XCTestCase {
     XCTAssertTrue(result.output.contains("\(photo("noexif.jpg")): originality 30/100\n  image: JPEG 50×50, no EXIF\n"), result.output)
   }
 }
+
+extension DemoAnalyzeCommandTests {
+  func testTextFromThePhotoCannotDriveTheTerminal() throws {
+    let folder = try makeScratchFolder("demo-analyze")
+    // A JPEG whose Make holds an escape sequence and a newline: IFD0 with one ASCII entry, then SOF0 and SOS.
+    let make = Array("Evil\u{1B}[2J\nCam".utf8) + [0]
+    var tiff: [UInt8] = [0x49, 0x49, 0x2A, 0, 8, 0, 0, 0, 1, 0, 0x0F, 0x01, 2, 0]
+    tiff += [UInt8(make.count), 0, 0, 0, 26, 0, 0, 0, 0, 0, 0, 0] + make
+    var jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE1, UInt8((tiff.count + 8) >> 8), UInt8((tiff.count + 8) & 0xFF)]
+    jpeg += Array("Exif".utf8) + [0, 0] + tiff
+    jpeg += [0xFF, 0xC0, 0, 11, 8, 0, 1, 0, 1, 1, 1, 0x11, 0, 0xFF, 0xDA, 0, 2, 0xFF, 0xD9]
+    let photo = folder.appendingPathComponent("evil.jpg")
+    try Data(jpeg).write(to: photo)
+
+    let result = try DemoProcess.run(["analyze", photo.path], in: folder)
+    XCTAssertEqual(result.status, 0, result.errors)
+    XCTAssertFalse(result.output.contains("\u{1B}"), result.output)
+    XCTAssertTrue(result.output.contains(#"  camera: Evil\u{1B}[2J\nCam"#), result.output)
+    XCTAssertTrue(result.output.contains(#"  warning: no camera make/model"#), result.output)
+  }
+}
