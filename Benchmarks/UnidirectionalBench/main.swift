@@ -16,7 +16,15 @@ if let index = arguments.firstIndex(of: "--profile"), index + 1 < arguments.coun
   exit(0)
 }
 
+if arguments.dropFirst().first == "analyze" {
+  // Only the photo metadata cases: `unidirectional-bench analyze [--json]`.
+  let results = AnalyzeBenchmarks.all(arguments: arguments)
+  print(json ? results.map(\.jsonLine).joined(separator: "\n") : BenchmarkResult.table(results))
+  exit(results.isEmpty ? 1 : 0)
+}
+
 var results: [BenchmarkResult] = []
+results += AnalyzeBenchmarks.all(arguments: arguments)  // --analyze: photo metadata of 1,000 JPEGs vs reading 64 KB
 results += await UploadBenchmarks.all(arguments: arguments)  // --upload: 200 MB presigned PUT vs boto3, first (clean RSS)
 results += await CoreBenchmarks.all(rounds: rounds)
 results += await ActionLogBenchmarks.all(rounds: rounds)

@@ -5,7 +5,7 @@ import Foundation
 // usage and exit 2.
 
 let commands: [any DemoCommand.Type] = [
-  ScanCommand.self, CounterCommand.self, GenerateCommand.self, ReplayCommand.self,
+  ScanCommand.self, CounterCommand.self, GenerateCommand.self, ReplayCommand.self, AnalyzeCommand.self,
 ]
 let defaultCommand: any DemoCommand.Type = ScanCommand.self
 let helpFlags: Set<String> = ["--help", "-h"]
