@@ -12,10 +12,13 @@ import Unidirectional
 struct UploadCommand: DemoCommand {
   static let name = "upload"
   static let summary = "upload FILE to the backend (resumable with --resumable), with a progress bar"
+  static let synopsis = "demo upload FILE --api URL [OPTIONS]"
   static let usage = """
     FILE              the file to upload
     --api URL         the backend (required); the upload goes to URL/resumable-uploads
-    --token TOKEN     the backend's bearer token (or set UNIDIRECTIONAL_API_TOKEN); never printed
+    --token TOKEN     the backend's bearer token; never printed. Without it: UNIDIRECTIONAL_API_TOKEN, then
+                      UPLOAD_API_TOKEN (environment), then the same names in ./.unidirectional.local.json, then
+                      in ~/.config/unidirectional/keys.json
     --resumable       speak the resumable-uploads draft: interruptions continue where the server's bytes end
     --drop-after N,…  test hook of a backend run with --test-hooks: it drops the connection at these offsets
     """
@@ -29,10 +32,9 @@ struct UploadCommand: DemoCommand {
   static func run(arguments: [String]) async -> Int32 {
     let options: Options
     do {
-      options = try parse(arguments, environment: ProcessInfo.processInfo.environment)
+      options = try parse(arguments, secrets: SecretSources())
     } catch {
-      FileHandle.standardError.write(Data("demo upload: \(error)\n\n\(usageText)\n".utf8))
-      return 2
+      return usageFailure(error)
     }
     let size: Int64
     do {
@@ -134,13 +136,8 @@ struct UploadCommand: DemoCommand {
     return false
   }
 
-  static var usageText: String {
-    "usage: demo upload FILE --api URL [OPTIONS]\n"
-      + usage.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
-  }
-
-  /// Parses and validates `arguments`; the token may come from `environment`.
-  static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> Options {
+  /// Parses and validates `arguments`; the token may come from `secrets` (in their one order).
+  static func parse(_ arguments: [String], secrets: SecretSources) throws(UsageError) -> Options {
     let parser = try OptionParser(
       arguments, valueOptions: ["--api", "--token", "--drop-after"], flagOptions: ["--resumable"])
     guard parser.positional.count == 1, let path = parser.positional.first, !path.isEmpty else {
@@ -152,8 +149,15 @@ struct UploadCommand: DemoCommand {
     else {
       throw UsageError("--api must be an http or https URL, not \(api)")
     }
-    guard let token = parser.values["--token"] ?? environment[ScanCommand.tokenVariable], !token.isEmpty else {
-      throw UsageError("--api needs a token: pass --token or set \(ScanCommand.tokenVariable)")
+    let found: SecretSources.Found?
+    do {
+      found = try secrets.value(for: ScanCommand.tokenVariables, explicit: (parser.values["--token"], "--token"))
+    } catch {
+      throw UsageError("--api: cannot read the token: \(error)")
+    }
+    guard let token = found?.value else {
+      let places = secrets.places(for: ScanCommand.tokenVariables, explicitOption: "--token")
+      throw UsageError("--api needs a token: \(places.joined(separator: ", or "))")
     }
     let resumable = parser.flags.contains("--resumable")
     var configuration = ResumableUploadConfiguration(
