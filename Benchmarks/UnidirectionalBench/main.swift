@@ -10,8 +10,17 @@ let rounds = 7
 
 if let index = arguments.firstIndex(of: "--profile"), index + 1 < arguments.count {
   // Loops one case for a profiler: `perf record -g unidirectional-bench --profile send`.
-  CoreBenchmarks.profile(arguments[index + 1])
+  // An optional count after the name: a short loop for `valgrind --tool=callgrind` instruction counts.
+  let count = index + 2 < arguments.count ? Int(arguments[index + 2]) : nil
+  CoreBenchmarks.profile(arguments[index + 1], iterations: count ?? 50_000_000)
   exit(0)
+}
+
+if arguments.dropFirst().first == "analyze" {
+  // Only the photo metadata cases: `unidirectional-bench analyze [--json]`.
+  let results = AnalyzeBenchmarks.all(arguments: arguments)
+  print(json ? results.map(\.jsonLine).joined(separator: "\n") : BenchmarkResult.table(results))
+  exit(results.isEmpty ? 1 : 0)
 }
 
 var results: [BenchmarkResult] = []
@@ -19,6 +28,7 @@ var results: [BenchmarkResult] = []
 // first, for a clean RSS.
 results += await UploadBenchmarks.all(arguments: arguments)
 if !arguments.contains("--upload-only") {
+  results += AnalyzeBenchmarks.all(arguments: arguments)  // --analyze: photo metadata of 1,000 JPEGs vs reading 64 KB
   results += await CoreBenchmarks.all(rounds: rounds)
   results += await ActionLogBenchmarks.all(rounds: rounds)
 }

@@ -36,7 +36,8 @@ Endpoints
     200 ``{"status": "ok", "bucket": "media"}`` once the bucket exists, else 503.
 ``POST /presigned-urls`` (bearer)
     Body ``{"items": [{"filename": "<uuid>.jpg", "contentType": "image/jpeg",
-    "mediaType": "profile"}]}`` (1..10 items; mediaType in profile/archive/model).
+    "mediaType": "profile"}]}`` (1..10 items; mediaType in profile/archive/model;
+    at most 64 KiB, a larger body -> 413 before it is read).
     200 ``{"items": [{"mediaID", "uploadURL", "contentType", "key"}]}`` in
     request order. The client must PUT the bytes to ``uploadURL`` with exactly
     that ``Content-Type`` header and no ``Authorization`` header.
@@ -52,7 +53,8 @@ Test hooks (``BACKEND_TEST_HOOKS=1`` only)
     ``GET /test-hooks/object?key=<key>``.
 
 Every error is JSON ``{"message": "<human readable>"}`` (``/upload-model``
-errors additionally carry ``"success": false``).
+errors additionally carry ``"success": false``). A client that hangs up before
+its request is complete is logged as one line, not as an error.
 """
 
 from __future__ import annotations
@@ -92,6 +94,8 @@ log = logging.getLogger("backend")
 
 MEDIA_TYPES = ("archive", "model", "profile")
 MAX_ITEMS = 10
+# Ten items of a few hundred bytes each fit many times over; a larger body is refused before it is read.
+MAX_PRESIGN_BODY_BYTES = 64 * 1024
 MAX_FILENAME_LEN = 200
 CONTENT_TYPE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$")
 EXT_RE = re.compile(r"^\.[A-Za-z0-9]{1,16}$")
@@ -205,6 +209,12 @@ async def _validation_error_handler(request: Request, exc: RequestValidationErro
     else:
         message = "invalid request"
     return _error_response(request, 400, message)
+
+
+async def _client_disconnect_handler(request: Request, exc: ClientDisconnect) -> Response:
+    # Nobody is left to answer; the handler's own cleanup (e.g. a partial upload's temp file) has run.
+    log.warning("client disconnected during %s %s before its request was complete", request.method, request.url.path)
+    return Response(status_code=499)
 
 
 async def _unhandled_error_handler(request: Request, exc: Exception) -> JSONResponse:
@@ -371,6 +381,7 @@ app = FastAPI(title="Demo media backend", lifespan=lifespan)
 app.add_exception_handler(APIError, _api_error_handler)
 app.add_exception_handler(StarletteHTTPException, _http_error_handler)
 app.add_exception_handler(RequestValidationError, _validation_error_handler)
+app.add_exception_handler(ClientDisconnect, _client_disconnect_handler)
 app.add_exception_handler(Exception, _unhandled_error_handler)
 
 
@@ -422,12 +433,28 @@ def _validate_presign_body(body: Any) -> list[dict[str, str]]:
     return out
 
 
+async def _read_small_body(request: Request, limit: int) -> bytes:
+    """The request body, refused with 413 as soon as it is known to exceed ``limit`` bytes: a declared
+    Content-Length before anything is read, a chunked body once the bytes read pass the limit."""
+    too_large = APIError(413, f"request body too large (limit {limit} bytes)")
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise too_large
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise too_large
+    return bytes(body)
+
+
 @app.post("/presigned-urls")
 async def presigned_urls(request: Request) -> JSONResponse:
     require_token(request)
+    raw = await _read_small_body(request, MAX_PRESIGN_BODY_BYTES)
     try:
-        body = await request.json()
-    except Exception:
+        body = json.loads(raw)
+    except ValueError:
         raise APIError(400, "request body must be valid JSON") from None
     items = _validate_presign_body(body)
 

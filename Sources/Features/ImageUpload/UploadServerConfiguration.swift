@@ -62,17 +62,30 @@ public struct UploadServerConfiguration: Sendable, CustomStringConvertible {
     case urlSession
   }
 
-  /// The environment variable holding the API server's base URL.
+  /// The environment variable (or config file entry) holding the API server's base URL.
   public static let apiURLVariable = "UPLOAD_API_URL"
-  /// The environment variable holding the bearer token.
+  /// The environment variable (or config file entry) holding the bearer token, after ``tokenVariables``'s first.
   public static let tokenVariable = "UPLOAD_API_TOKEN"
+  /// Every name the bearer token is looked up under, in order: `UNIDIRECTIONAL_API_TOKEN`, then `UPLOAD_API_TOKEN`.
+  public static let tokenVariables = ["UNIDIRECTIONAL_API_TOKEN", tokenVariable]
 
-  /// Reads `UPLOAD_API_URL` and `UPLOAD_API_TOKEN`; throws ``ImageUploadError/notConfigured(_:)`` when either is
-  /// missing or the URL is not http(s).
+  /// Reads `UPLOAD_API_URL` and the token (``tokenVariables``) from `environment`, then from `configFiles`, in the
+  /// order every secret is resolved (``SecretSources``); throws ``ImageUploadError/notConfigured(_:)`` when either
+  /// is missing, a config file is unusable, or the URL is not http(s).
   public static func fromEnvironment(
-    _ environment: [String: String] = ProcessInfo.processInfo.environment
+    _ environment: [String: String] = ProcessInfo.processInfo.environment,
+    configFiles: [URL] = SecretSources.defaultConfigFiles
   ) throws -> UploadServerConfiguration {
-    guard let rawURL = environment[apiURLVariable], !rawURL.isEmpty else {
+    let sources = SecretSources(environment: environment, configFiles: configFiles)
+    let rawURL: String?
+    let token: String?
+    do {
+      rawURL = try sources.value(for: [apiURLVariable])?.value
+      token = try sources.value(for: tokenVariables)?.value
+    } catch {
+      throw ImageUploadError.notConfigured(error.description)
+    }
+    guard let rawURL else {
       throw ImageUploadError.notConfigured("set \(apiURLVariable) and \(tokenVariable), or pass a configuration")
     }
     guard let url = URL(string: rawURL), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
@@ -80,8 +93,9 @@ public struct UploadServerConfiguration: Sendable, CustomStringConvertible {
     else {
       throw ImageUploadError.notConfigured("\(apiURLVariable) must be an http(s) URL")
     }
-    guard let token = environment[tokenVariable], !token.isEmpty else {
-      throw ImageUploadError.notConfigured("set \(tokenVariable) to the API server's bearer token")
+    guard let token else {
+      throw ImageUploadError.notConfigured(
+        "set \(tokenVariables.joined(separator: " or ")) to the API server's bearer token")
     }
     return UploadServerConfiguration(apiBaseURL: url, token: BearerToken(token))
   }

@@ -74,6 +74,27 @@ enum UploadIntegrationSupport {
     return try await condition()
   }
 
+  /// The first of `states` (a store's ``Store/states``: the current state, then the state after every action)
+  /// that satisfies `condition`, or nil when none has within `timeout`. A test waits for the state it asserts, not
+  /// for a sign that it should have arrived.
+  static func firstState<State: Sendable>(
+    of states: AsyncStream<State>, timeout: Duration, where condition: @escaping @Sendable (State) -> Bool
+  ) async -> State? {
+    await withTaskGroup(of: State?.self) { group in
+      group.addTask {
+        for await state in states where condition(state) { return state }
+        return nil
+      }
+      group.addTask {
+        try? await Task.sleep(for: timeout)
+        return nil
+      }
+      let first = await group.next() ?? nil
+      group.cancelAll()
+      return first
+    }
+  }
+
   /// The upload configuration for `stack` (or another API base URL on it).
   static func configuration(
     _ stack: BackendStack,
