@@ -24,10 +24,14 @@ if arguments.dropFirst().first == "analyze" {
 }
 
 var results: [BenchmarkResult] = []
-results += AnalyzeBenchmarks.all(arguments: arguments)  // --analyze: photo metadata of 1,000 JPEGs vs reading 64 KB
-results += await UploadBenchmarks.all(arguments: arguments)  // --upload: 200 MB presigned PUT vs boto3, first (clean RSS)
-results += await CoreBenchmarks.all(rounds: rounds)
-results += await ActionLogBenchmarks.all(rounds: rounds)
+// --upload (or --upload-only, which skips the rest): 200 MB presigned PUT vs boto3, 100 MB multipart vs curl -F;
+// first, for a clean RSS.
+results += await UploadBenchmarks.all(arguments: arguments)
+if !arguments.contains("--upload-only") {
+  results += AnalyzeBenchmarks.all(arguments: arguments)  // --analyze: photo metadata of 1,000 JPEGs vs reading 64 KB
+  results += await CoreBenchmarks.all(rounds: rounds)
+  results += await ActionLogBenchmarks.all(rounds: rounds)
+}
 
 if json {
   for result in results { print(result.jsonLine) }

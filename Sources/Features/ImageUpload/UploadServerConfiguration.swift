@@ -21,6 +21,11 @@ public struct UploadServerConfiguration: Sendable, CustomStringConvertible {
   public var resourceTimeout: TimeInterval
   /// Extra headers for requests to the API server (e.g. a test server's fault injection); never sent to storage.
   public var additionalHeaders: [String: String]
+  /// Which HTTP engine carries the requests; ``Transport/automatic`` by default.
+  public var transport: Transport
+  /// How idempotent requests (the storage `PUT`s) are retried on 5xx, `SlowDown`, a lost connection or a timeout;
+  /// the backoff sleeps on the injected `\.clock`. ``RetryPolicy/standard`` by default.
+  public var retryPolicy: RetryPolicy
 
   /// A configuration for the API server at `apiBaseURL` with `token`.
   public init(
@@ -29,7 +34,9 @@ public struct UploadServerConfiguration: Sendable, CustomStringConvertible {
     maxConcurrentUploads: Int = 4,
     requestTimeout: TimeInterval = 60,
     resourceTimeout: TimeInterval = 3600,
-    additionalHeaders: [String: String] = [:]
+    additionalHeaders: [String: String] = [:],
+    retryPolicy: RetryPolicy = .standard,
+    transport: Transport = .automatic
   ) {
     self.apiBaseURL = apiBaseURL
     self.token = token
@@ -37,6 +44,22 @@ public struct UploadServerConfiguration: Sendable, CustomStringConvertible {
     self.requestTimeout = requestTimeout
     self.resourceTimeout = resourceTimeout
     self.additionalHeaders = additionalHeaders
+    self.retryPolicy = retryPolicy
+    self.transport = transport
+  }
+
+  /// Which HTTP engine the live clients use.
+  ///
+  /// ```swift
+  /// var configuration = UploadServerConfiguration(apiBaseURL: api, token: token)
+  /// configuration.transport = .urlSession   // never the socket engine
+  /// ```
+  public enum Transport: Hashable, Sendable {
+    /// Plain `http://` peers on Linux through the library's own HTTP/1.1 engine (several times faster than
+    /// FoundationNetworking for large bodies); `https`, proxied hosts and Apple platforms through URLSession.
+    case automatic
+    /// Every request through URLSession.
+    case urlSession
   }
 
   /// The environment variable (or config file entry) holding the API server's base URL.
@@ -80,7 +103,7 @@ public struct UploadServerConfiguration: Sendable, CustomStringConvertible {
   /// The configuration with the token shown as `<redacted>`.
   public var description: String {
     "UploadServerConfiguration(api: \(apiBaseURL.absoluteString), token: <redacted>, "
-      + "maxConcurrentUploads: \(maxConcurrentUploads), requestTimeout: \(requestTimeout)s)"
+      + "maxConcurrentUploads: \(maxConcurrentUploads), requestTimeout: \(requestTimeout)s, \(retryPolicy))"
   }
 
   /// The URL of the endpoint at `path` under the API server.

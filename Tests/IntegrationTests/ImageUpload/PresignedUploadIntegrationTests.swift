@@ -44,6 +44,7 @@ final class PresignedUploadIntegrationTests: BackendStackTestCase {
     let reports = progress.values
     XCTAssertEqual(reports.last, UploadProgress(completedBytes: 3_201_235, totalBytes: 3_201_235))
     XCTAssertEqual(reports.map(\.completedBytes), reports.map(\.completedBytes).sorted(), "progress never goes back")
+    XCTAssertLessThanOrEqual(reports.count, 101, "one report per percent at most")
 
     // Without a progress handler (no task delegate) the bytes arrive the same.
     let again = RecordingUUIDs()

@@ -203,6 +203,7 @@ final class BackendStack: @unchecked Sendable {
     let path: String
     let contentType: String?
     let hasAuthorization: Bool
+    let userAgent: String?
     let bytesReceived: Int
     let disconnectedEarly: Bool
     let completed: Bool
