@@ -25,9 +25,10 @@ if arguments.dropFirst().first == "analyze" {
 
 var results: [BenchmarkResult] = []
 // --upload (or --upload-only, which skips the rest): 200 MB presigned PUT vs boto3, 100 MB multipart vs curl -F;
-// first, for a clean RSS.
+// first, for a clean RSS. --resumable (or --resumable-only): 200 MB resumable upload vs plain PUT, bytes re-sent.
 results += await UploadBenchmarks.all(arguments: arguments)
-if !arguments.contains("--upload-only") {
+results += await ResumableUploadBenchmarks.all(arguments: arguments)
+if !arguments.contains("--upload-only") && !arguments.contains("--resumable-only") {
   results += AnalyzeBenchmarks.all(arguments: arguments)  // --analyze: photo metadata of 1,000 JPEGs vs reading 64 KB
   results += await CoreBenchmarks.all(rounds: rounds)
   results += await ActionLogBenchmarks.all(rounds: rounds)

@@ -989,3 +989,19 @@ async def _send_plain(send, status: int, body: bytes, headers: list[tuple[bytes,
 
 if settings.test_hooks:
     app.add_middleware(_TransferTestHooks)
+
+
+# --------------------------------------------------------------------------
+# Resumable uploads (IETF draft, interop versions 8 and 6): resumable.py
+# --------------------------------------------------------------------------
+
+import resumable  # noqa: E402  (mounted last: it uses the helpers above)
+
+resumable_uploads = resumable.install(
+    app,
+    settings=settings,
+    require_token=require_token,
+    filename_problem=filename_problem,
+    parse_content_disposition=parse_content_disposition,
+    int_env=_int_env,
+)

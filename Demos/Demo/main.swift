@@ -6,6 +6,7 @@ import Foundation
 
 let commands: [any DemoCommand.Type] = [
   ScanCommand.self, CounterCommand.self, GenerateCommand.self, ReplayCommand.self, AnalyzeCommand.self,
+  UploadCommand.self,
 ]
 let defaultCommand: any DemoCommand.Type = ScanCommand.self
 let helpFlags: Set<String> = ["--help", "-h"]
