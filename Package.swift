@@ -41,7 +41,9 @@ let package = Package(
       name: "FeaturesTests",
       dependencies: ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalTesting", "Features"]),
     // Live clients against real servers on 127.0.0.1 that the tests start and stop themselves.
-    .testTarget(name: "IntegrationTests", dependencies: ["Unidirectional", "UnidirectionalTesting", "Features"]),
+    .testTarget(
+      name: "IntegrationTests",
+      dependencies: ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalTesting", "Features"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -122,7 +122,7 @@ func blackHole<T>(_ value: T) {
 func opaque<T>(_ value: T) -> T { value }
 
 enum CoreBenchmarks {
-  static func profile(_ name: String, iterations: Int) {
+  static func profile(_ name: String, iterations: Int = 50_000_000) {
     let store = Store(initialState: BenchState()) { BenchFeature() }
     let scopedStore = Store(initialState: BenchState()) { ScopedRootFeature() }
     switch name {

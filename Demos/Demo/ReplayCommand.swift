@@ -5,21 +5,22 @@ import UnidirectionalActionLog
 
 /// `demo replay FILE`: replays an action log (recorded with `demo counter --record FILE`) through its feature's reducer
 /// without running effects, printing every step as its action and the state diff it made; or stops at a step to
-/// show or export the state there, or steps through the log interactively.
+/// show or export the state there, or steps through the log interactively. Everything printed from the log goes
+/// through ``TerminalText``: control characters escaped, long text shortened with its length.
 struct ReplayCommand: DemoCommand {
   static let name = "replay"
   static let summary = "replay an action log (from --record) through its feature's reducer, printing each step"
-  static let usage = """
-    FILE                      the action log to replay (its header names the feature)
-    --verify                  exit 1 if a replayed state differs from the recorded one
-    --quiet                   print only divergences, errors and the summary
-    --until N                 stop after step N and print the full state there (0: the initial state)
-    --export-state N OUT      stop after step N and write the state there to OUT as JSON (to start a store from)
-    --step                    step through the log: Enter for the next step, a number to jump there, s, q
-    --changed-counter         replay counter logs through a changed counter (ticks add 2) to see a divergence
-    """
   static let synopsis =
-    "usage: demo replay FILE [--verify] [--quiet] [--until N | --export-state N OUT | --step] [--changed-counter]"
+    "demo replay FILE [--verify] [--quiet] [--until N | --export-state N OUT | --step] [--changed-counter]"
+  static let usage = """
+    FILE                   the action log to replay (its header names the feature)
+    --verify               exit 1 if a replayed state differs from the recorded one
+    --quiet                print only divergences, errors and the summary
+    --until N              stop after step N and print the full state there (0: the initial state)
+    --export-state N OUT   stop after step N and write the state there to OUT as JSON (to start a store from)
+    --step                 step through the log: Enter for the next step, a number to jump there, s, q
+    --changed-counter      replay counter logs through a changed counter (ticks add 2) to see a divergence
+    """
 
   /// The features whose logs can be replayed, by the feature name in a log's header. Register new ones here.
   static func features(changedCounter: Bool) -> [ReplayableFeature] {
@@ -37,29 +38,36 @@ struct ReplayCommand: DemoCommand {
     do {
       (url, verify, changedCounter, options) = try parse(arguments)
     } catch {
-      FileHandle.standardError.write(Data("demo replay: \(error)\n\n\(synopsis)\n\(usage)\n".utf8))
-      return 2
+      return usageFailure(error)
     }
 
+    do {
+      // Only a regular file that opens: a named pipe would block the reader, and the reason is said in words.
+      _ = try RegularFile.read(url, upTo: 0)
+    } catch {
+      let message = "cannot open action log \(url.path): \(error.reason)"
+      FileHandle.standardError.write(Data("demo replay: \(TerminalText.line(message))\n".utf8))
+      return 1
+    }
     let header: ActionLogHeader
     do {
       header = try ActionLogHeader.read(from: url)
     } catch {
-      FileHandle.standardError.write(Data("demo replay: \(error)\n".utf8))
+      fail(error.description)
       return 1
     }
     let features = features(changedCounter: changedCounter)
     guard let feature = features.first(where: { $0.name == header.feature }) else {
       let known = features.map(\.name).joined(separator: ", ")
       FileHandle.standardError.write(
-        Data("demo replay: no replayer for feature \"\(header.feature)\" (known: \(known))\n".utf8))
+        Data("demo replay: no replayer for feature \(TerminalText.quoted(header.feature)) (known: \(known))\n".utf8))
       return 1
     }
 
     let outcome = feature.replay(url, options)
     if let error = outcome.error {
       print("stopped after \(outcome.steps) step\(outcome.steps == 1 ? "" : "s")")
-      FileHandle.standardError.write(Data("demo replay: \(error)\n".utf8))
+      fail(error)
       return 1
     }
     let diverged = outcome.divergence != nil
@@ -110,5 +118,14 @@ struct ReplayCommand: DemoCommand {
       URL(fileURLWithPath: parsed.positional[0]), parsed.flags.contains("--verify"),
       parsed.flags.contains("--changed-counter"), options
     )
+  }
+
+  /// How long an error message may get: the log's own text inside it (a format name, a decoding error quoting a
+  /// value) is shortened to this, with the number of characters left out.
+  static let messageLimit = 500
+
+  /// Prints `message` (it may quote the log) on standard error, escaped and shortened.
+  private static func fail(_ message: String) {
+    FileHandle.standardError.write(Data("demo replay: \(TerminalText.line(message, limit: messageLimit))\n".utf8))
   }
 }

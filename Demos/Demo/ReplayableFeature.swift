@@ -60,13 +60,15 @@ private struct LogReplayer<R: Reducer> where R.State: Codable, R.Action: Decodab
       return ReplayOutcome(steps: 0, divergence: nil, error: "\(error)")
     }
     let fingerprints = replay.header.fingerprintAlgorithm.map { "fingerprints \($0)" } ?? "no fingerprints"
-    print("replaying \(url.path): feature \(replay.header.feature), \(fingerprints)")
+    // The feature's name was matched against a registered one; everything else printed here comes from the log
+    // and goes through TerminalText.
+    print("replaying \(TerminalText.line(url.path)): feature \(replay.header.feature), \(fingerprints)")
     if options.interactive { return step(through: replay) }
     if !options.quiet {
       print("initial state:")
-      print(indented(customDump(replay.initialState)))
+      print(TerminalText.lines(indented(customDump(replay.initialState))))
     }
-    if let divergence = replay.firstDivergence { print("✗ \(divergence)") }
+    if let divergence = replay.firstDivergence { print("✗ \(TerminalText.lines(divergence.description))") }
     let stop = options.until ?? options.export?.step
     var last: ActionLogStep<R.State, R.Action>?
     do {
@@ -74,7 +76,7 @@ private struct LogReplayer<R: Reducer> where R.State: Codable, R.Action: Decodab
         last = step
         if !options.quiet { printStep(step) }
         if step.matchesRecording == false, replay.firstDivergence?.number == step.number {
-          print("✗ \(replay.firstDivergence.map(String.init(describing:)) ?? "")")
+          print("✗ \(TerminalText.lines(replay.firstDivergence.map(String.init(describing:)) ?? ""))")
         }
       }
     } catch {
@@ -92,7 +94,7 @@ private struct LogReplayer<R: Reducer> where R.State: Codable, R.Action: Decodab
         return outcome(replay, error: "cannot export the state to \(export.url.path): \(error)")
       }
       print(
-        "wrote the state at step \(stop) to \(export.url.path) "
+        "wrote the state at step \(stop) to \(TerminalText.line(export.url.path)) "
           + "(JSON: decode it as \(typeName(R.State.self)) to start a store from it)")
     }
     var result = outcome(replay)
@@ -105,10 +107,10 @@ private struct LogReplayer<R: Reducer> where R.State: Codable, R.Action: Decodab
   private func step(through first: ActionLogReplay<R>) -> ReplayOutcome {
     var replay = first
     print("initial state:")
-    print(indented(customDump(replay.initialState)))
+    print(TerminalText.lines(indented(customDump(replay.initialState))))
     print("commands: Enter: next step · a step number: jump there and show the state · s: the state · q: quit")
     var reported = replay.firstDivergence != nil
-    if let divergence = replay.firstDivergence { print("✗ \(divergence)") }
+    if let divergence = replay.firstDivergence { print("✗ \(TerminalText.lines(divergence.description))") }
     var last: ActionLogStep<R.State, R.Action>?
     do {
       while true {
@@ -130,7 +132,7 @@ private struct LogReplayer<R: Reducer> where R.State: Codable, R.Action: Decodab
           printState(of: replay, after: last)
         default:
           guard let target = Int(command), target >= 0 else {
-            print("unknown command \"\(command)\": Enter, a step number, s or q")
+            print("unknown command \(TerminalText.quoted(command)): Enter, a step number, s or q")
             continue
           }
           if target < replay.stepCount {
@@ -144,7 +146,7 @@ private struct LogReplayer<R: Reducer> where R.State: Codable, R.Action: Decodab
         }
         if !reported, let divergence = replay.firstDivergence {
           reported = true
-          print("✗ \(divergence)")
+          print("✗ \(TerminalText.lines(divergence.description))")
         }
       }
     } catch {
@@ -155,14 +157,14 @@ private struct LogReplayer<R: Reducer> where R.State: Codable, R.Action: Decodab
   private func printStep(_ step: ActionLogStep<R.State, R.Action>) {
     let seconds = Double(step.time.components.seconds) + Double(step.time.components.attoseconds) / 1e18
     let time = String(format: "%.3f", seconds)
-    print("step \(step.number) · \(step.origin.rawValue) · \(time)s · \(describe(step.action))")
-    print(step.stateDiff ?? "  (no change)")
+    print("step \(step.number) · \(step.origin.rawValue) · \(time)s · \(TerminalText.line(describe(step.action)))")
+    print(step.stateDiff.map { TerminalText.lines($0) } ?? "  (no change)")
   }
 
   private func printState(of replay: ActionLogReplay<R>, after step: ActionLogStep<R.State, R.Action>?) {
-    let after = step.map { " (after \(describe($0.action)))" } ?? ""
+    let after = step.map { " (after \(TerminalText.line(describe($0.action))))" } ?? ""
     print("state at step \(replay.stepCount)\(after):")
-    print(indented(customDump(replay.state)))
+    print(TerminalText.lines(indented(customDump(replay.state))))
   }
 
   private func outcome(_ replay: ActionLogReplay<R>, error: String? = nil) -> ReplayOutcome {
