@@ -216,7 +216,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
   /// The synchronous work of one `send`, done with the lock held.
   private enum Work {
     /// Reduce an action fed back synchronously or sent re-entrantly; its effects go to `list`.
-    case reduce(Action, ActionOrigin, cause: EffectRecord?, list: Int)
+    case reduce(Action, ActionOrigin, cause: EffectRecord?, list: Int, dropsIfCauseCancelled: Bool)
     /// Start an effect returned for `action`.
     case start(Effect<Action>, startedBy: Action, cancelIDs: [CancelID], cause: EffectRecord?, list: Int)
     /// Start the asynchronous rest of a concatenation, once its synchronous leading parts are done.
@@ -259,8 +259,8 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     while let item = work.popLast() {
       if flags.pointee.isInvalidated { break }
       switch item {
-      case let .reduce(action, origin, cause, list):
-        if cause?.isCancelled == true { continue }
+      case let .reduce(action, origin, cause, list, dropsIfCauseCancelled):
+        if dropsIfCauseCancelled, cause?.isCancelled == true { continue }
         let effect = reduce(action, origin: origin, context: context)
         work.append(.start(effect, startedBy: action, cancelIDs: [], cause: cause, list: list))
         takeQueued(into: &work, batch: &batch)
@@ -270,7 +270,8 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
         case .none:
           continue
         case let .send(next):
-          work.append(.reduce(next, .received, cause: cause, list: list))
+          // A consequence of an action already reduced: delivered even if that action cancelled its cause.
+          work.append(.reduce(next, .received, cause: cause, list: list, dropsIfCauseCancelled: false))
         case let .run(run):
           let record = spawn(cancelIDs: cancelIDs, cause: cause, startedBy: action, priority: run.priority) {
             core, record, values in
@@ -292,7 +293,8 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
           }
         case let .cancellable(id, cancelInFlight, inner):
           if cancelInFlight { cancelHeld(id: id, into: &batch.cancellations) }
-          work.append(.start(inner, startedBy: action, cancelIDs: cancelIDs + [id], cause: cause, list: list))
+          work.append(
+            .start(inner, startedBy: action, cancelIDs: cancelIDs + id.registrationKeys, cause: cause, list: list))
         case let .cancel(id):
           cancelHeld(id: id, into: &batch.cancellations)
         }
@@ -318,7 +320,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
       let list = batch.lists.count
       batch.lists.append([])
       batch.deferred.append((item.deferred, list))
-      work.append(.reduce(item.action, item.origin, cause: item.cause, list: list))
+      work.append(.reduce(item.action, item.origin, cause: item.cause, list: list, dropsIfCauseCancelled: true))
     }
   }
 
@@ -434,7 +436,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
       // Inside a concatenation the whole concatenated effect answers to the inner id.
       if cancelInFlight { cancel(id: id, except: record) }
       let cancelled = locked {
-        mutable.pointee.cancellables[id, default: []].insert(record.id)
+        for key in id.registrationKeys { mutable.pointee.cancellables[key, default: []].insert(record.id) }
         return record.isCancelled
       }
       if cancelled { return }
@@ -498,7 +500,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
       if cancelInFlight { cancelHeld(id: id, into: &cancellations) }
       mutable.pointee.nextWorkToken += 1
       let token = mutable.pointee.nextWorkToken
-      mutable.pointee.registeredWork[id, default: [:]][token] = cancel
+      for key in id.registrationKeys { mutable.pointee.registeredWork[key, default: [:]][token] = cancel }
       return token
     }
     for cancel in cancellations { cancel() }
@@ -507,8 +509,10 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
 
   func unregister(id: CancelID, token: UInt64) {
     locked {
-      mutable.pointee.registeredWork[id]?.removeValue(forKey: token)
-      if mutable.pointee.registeredWork[id]?.isEmpty == true { mutable.pointee.registeredWork[id] = nil }
+      for key in id.registrationKeys {
+        mutable.pointee.registeredWork[key]?.removeValue(forKey: token)
+        if mutable.pointee.registeredWork[key]?.isEmpty == true { mutable.pointee.registeredWork[key] = nil }
+      }
     }
   }
 
