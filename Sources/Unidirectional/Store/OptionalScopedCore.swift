@@ -1,5 +1,5 @@
 /// A child store's view of an optional part of its parent's state: works while the part is present, refuses
-/// actions (a runtime issue) once it is gone, and keeps showing the child's last state.
+/// actions (a runtime issue) once it is gone, and then keeps showing the child's state as of its last read or send.
 final class OptionalScopedCore<ParentState, ParentAction: Sendable, State, Action: Sendable>:
   StoreCore<State, Action>, @unchecked Sendable
 {
@@ -8,7 +8,7 @@ final class OptionalScopedCore<ParentState, ParentAction: Sendable, State, Actio
   private let embed: @Sendable (Action) -> ParentAction
   private let fileID: StaticString
   private let line: UInt
-  /// The child's state when it was last read present: what readers see once it is gone.
+  /// The child's state when this store last read or sent while it was present: what readers see once it is gone.
   private let lastState: LockIsolated<State>
 
   init(
@@ -36,7 +36,9 @@ final class OptionalScopedCore<ParentState, ParentAction: Sendable, State, Actio
         """, fileID: fileID, line: line)
       return StoreTask()
     }
-    return parent.send(embed(action))
+    let task = parent.send(embed(action))
+    if let current = parent.withState({ $0[keyPath: toChildState] }) { lastState.setValue(current) }
+    return task
   }
 
   override func withState<T>(_ body: (borrowing State) -> T) -> T {

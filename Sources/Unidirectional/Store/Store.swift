@@ -114,8 +114,8 @@ public final class Store<State, Action: Sendable>: @unchecked Sendable {
   /// part is nil: how a headless host drives a presented feature.
   ///
   /// The child store keeps working while the child is present. Once it is gone, the child store stops sending:
-  /// each `send` is a runtime issue and changes nothing; its state reads return the child's last state, and its
-  /// `states` stream ends.
+  /// each `send` is a runtime issue and changes nothing; its state reads return the child's state as of the child
+  /// store's last read or send, and its `states` stream ends.
   ///
   /// ```swift
   /// if let upload = store.scope(state: \.destination?.upload, action: { .destination(.presented(.upload($0))) }) {

@@ -98,3 +98,32 @@ final class CancellationTests: XCTestCase {
     XCTAssertEqual(store.withState { $0 }, 1, "the cancelled effect's action was dropped")
   }
 }
+
+final class CancellingTheCauseTests: XCTestCase {
+  /// As in TCA: an action an effect sent is reduced in full — the `.send` effects it returns included — even when
+  /// its reducer cancels that very effect (a child telling its parent to dismiss it, say).
+  func testAnActionThatCancelsTheEffectWhichSentItStillGetsItsSendEffectsReduced() async {
+    enum Action: Equatable, Sendable { case start, stopAndReport, reported }
+    enum CancelID { case worker }
+    let store = TestStore(initialState: [Action]()) {
+      Reduce<[Action], Action> { state, action in
+        state.append(action)
+        switch action {
+        case .start:
+          return .run { send in
+            send(.stopAndReport)
+            try await Task.never()
+          }
+          .cancellable(id: CancelID.worker)
+        case .stopAndReport:
+          return .merge(.cancel(id: CancelID.worker), .send(.reported))
+        case .reported:
+          return .none
+        }
+      }
+    }
+    await store.send(.start) { $0 = [.start] }
+    await store.receive(.stopAndReport) { $0 = [.start, .stopAndReport] }
+    await store.receive(.reported) { $0 = [.start, .stopAndReport, .reported] }
+  }
+}
