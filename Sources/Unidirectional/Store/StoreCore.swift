@@ -218,9 +218,10 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     /// Reduce an action fed back synchronously or sent re-entrantly; its effects go to `list`.
     case reduce(Action, ActionOrigin, cause: EffectRecord?, list: Int, dropsIfCauseCancelled: Bool)
     /// Start an effect returned for `action`.
-    case start(Effect<Action>, startedBy: Action, cancelIDs: [CancelID], cause: EffectRecord?, list: Int)
+    case start(Effect<Action>, startedBy: Action, cancelIDs: [CancelID], cause: EffectRecord?, list: Int, reduction: Int)
     /// Start the asynchronous rest of a concatenation, once its synchronous leading parts are done.
-    case spawnRest([Effect<Action>], startedBy: Action, cancelIDs: [CancelID], cause: EffectRecord?, list: Int)
+    case spawnRest(
+      [Effect<Action>], startedBy: Action, cancelIDs: [CancelID], cause: EffectRecord?, list: Int, reduction: Int)
   }
 
   /// What a batch collects while the lock is held and hands out after releasing it.
@@ -229,6 +230,17 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     var lists: [[EffectRecord]] = [[]]
     var deferred: [(DeferredEffects, Int)] = []
     var cancellations: [@Sendable () -> Void] = []
+    /// How many actions the batch has reduced: each effect is tagged with the reduction that returned it.
+    var reductions = 0
+    /// The ids cancelled so far, with the reduction whose effect cancelled them. An effect returned earlier but
+    /// not started yet — it waits behind a `.send` reduced depth-first — is cancelled by them too, as in TCA, which
+    /// starts all of an action's effects before reducing what they send.
+    var cancelled: [(id: CancelID, reduction: Int)] = []
+
+    /// Whether an effect with `cancelIDs`, returned by `reduction`, was cancelled by a later reduction's effect.
+    func isCancelled(_ cancelIDs: [CancelID], returnedBy reduction: Int) -> Bool {
+      cancelled.contains { $0.reduction > reduction && cancelIDs.contains($0.id) }
+    }
   }
 
   /// Finishes a `send` whose first action returned `effect`: the lock is held (and this thread holds the store).
@@ -248,7 +260,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
       return endBatch(Batch(), context: context)
     }
     var batch = Batch()
-    var work: [Work] = [.start(effect, startedBy: action, cancelIDs: [], cause: cause, list: 0)]
+    var work: [Work] = [.start(effect, startedBy: action, cancelIDs: [], cause: cause, list: 0, reduction: 0)]
     takeQueued(into: &work, batch: &batch)
     run(&work, batch: &batch, context: context)
     return endBatch(batch, context: context)
@@ -262,10 +274,12 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
       case let .reduce(action, origin, cause, list, dropsIfCauseCancelled):
         if dropsIfCauseCancelled, cause?.isCancelled == true { continue }
         let effect = reduce(action, origin: origin, context: context)
-        work.append(.start(effect, startedBy: action, cancelIDs: [], cause: cause, list: list))
+        batch.reductions += 1
+        work.append(
+          .start(effect, startedBy: action, cancelIDs: [], cause: cause, list: list, reduction: batch.reductions))
         takeQueued(into: &work, batch: &batch)
 
-      case let .start(effect, action, cancelIDs, cause, list):
+      case let .start(effect, action, cancelIDs, cause, list, reduction):
         switch effect.node {
         case .none:
           continue
@@ -273,6 +287,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
           // A consequence of an action already reduced: delivered even if that action cancelled its cause.
           work.append(.reduce(next, .received, cause: cause, list: list, dropsIfCauseCancelled: false))
         case let .run(run):
+          if batch.isCancelled(cancelIDs, returnedBy: reduction) { continue }
           let record = spawn(cancelIDs: cancelIDs, cause: cause, startedBy: action, priority: run.priority) {
             core, record, values in
             await core.execute(run, record: record, values: values)
@@ -280,26 +295,37 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
           batch.lists[list].append(record)
         case let .merge(effects):
           for effect in effects.reversed() {
-            work.append(.start(effect, startedBy: action, cancelIDs: cancelIDs, cause: cause, list: list))
+            work.append(
+              .start(effect, startedBy: action, cancelIDs: cancelIDs, cause: cause, list: list, reduction: reduction))
           }
         case let .concatenate(effects):
           let leading = effects.prefix { $0.isSynchronous }.count
           if leading < effects.count {
             work.append(
-              .spawnRest(Array(effects[leading...]), startedBy: action, cancelIDs: cancelIDs, cause: cause, list: list))
+              .spawnRest(
+                Array(effects[leading...]), startedBy: action, cancelIDs: cancelIDs, cause: cause, list: list,
+                reduction: reduction))
           }
           for effect in effects[..<leading].reversed() {
-            work.append(.start(effect, startedBy: action, cancelIDs: cancelIDs, cause: cause, list: list))
+            work.append(
+              .start(effect, startedBy: action, cancelIDs: cancelIDs, cause: cause, list: list, reduction: reduction))
           }
         case let .cancellable(id, cancelInFlight, inner):
-          if cancelInFlight { cancelHeld(id: id, into: &batch.cancellations) }
+          if cancelInFlight {
+            cancelHeld(id: id, into: &batch.cancellations)
+            batch.cancelled.append((id, reduction))
+          }
           work.append(
-            .start(inner, startedBy: action, cancelIDs: cancelIDs + id.registrationKeys, cause: cause, list: list))
+            .start(
+              inner, startedBy: action, cancelIDs: cancelIDs + id.registrationKeys, cause: cause, list: list,
+              reduction: reduction))
         case let .cancel(id):
           cancelHeld(id: id, into: &batch.cancellations)
+          batch.cancelled.append((id, reduction))
         }
 
-      case let .spawnRest(effects, action, cancelIDs, cause, list):
+      case let .spawnRest(effects, action, cancelIDs, cause, list, reduction):
+        if batch.isCancelled(cancelIDs, returnedBy: reduction) { continue }
         let rest = effects.count == 1 ? effects[0] : Effect(.concatenate(effects))
         let record = spawn(cancelIDs: cancelIDs, cause: cause, startedBy: action, priority: nil) {
           core, record, values in

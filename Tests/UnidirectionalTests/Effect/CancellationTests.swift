@@ -127,3 +127,65 @@ final class CancellingTheCauseTests: XCTestCase {
     await store.receive(.reported) { $0 = [.start, .stopAndReport, .reported] }
   }
 }
+
+final class CancellingPendingEffectsTests: XCTestCase {
+  /// As in TCA, which starts every effect of an action before reducing the actions it sends: an effect returned
+  /// next to a `.send` is cancelled by what that sent action cancels, although it starts after it here.
+  func testAnEffectReturnedNextToASendIsCancelledByWhatTheSentActionCancels() async {
+    enum Action: Equatable, Sendable { case start, stop, tick }
+    enum CancelID { case timer }
+    let clock = TestClock()
+    let store = TestStore(initialState: 0) {
+      Reduce<Int, Action> { state, action in
+        switch action {
+        case .start:
+          return .merge(
+            .send(.stop),
+            .run { send in
+              try await clock.sleep(for: .seconds(1))
+              send(.tick)
+            }
+            .cancellable(id: CancelID.timer))
+        case .stop:
+          return .cancel(id: CancelID.timer)
+        case .tick:
+          state += 1
+          return .none
+        }
+      }
+    }
+    await store.send(.start)
+    await store.receive(.stop)
+    await clock.advance(by: .seconds(1))
+    await store.finish()
+  }
+
+  /// …while an action's own `.cancel` reaches only what started before it: cancel-then-restart restarts.
+  func testCancellingThenStartingInOneMergeRestarts() async {
+    enum Action: Equatable, Sendable { case restart, tick }
+    enum CancelID { case timer }
+    let clock = TestClock()
+    let store = TestStore(initialState: 0) {
+      Reduce<Int, Action> { state, action in
+        switch action {
+        case .restart:
+          return .merge(
+            .cancel(id: CancelID.timer),
+            .run { send in
+              try await clock.sleep(for: .seconds(1))
+              send(.tick)
+            }
+            .cancellable(id: CancelID.timer))
+        case .tick:
+          state += 1
+          return .none
+        }
+      }
+    }
+    await store.send(.restart)
+    await store.send(.restart)
+    await clock.advance(by: .seconds(1))
+    await store.receive(.tick) { $0 = 1 }
+    await store.finish()
+  }
+}
