@@ -4,7 +4,7 @@ import Foundation
 // built-in defaults. Invalid options print usage and exit 2.
 
 let commands: [any DemoCommand.Type] = [
-  ScanCommand.self, CounterCommand.self, GenerateCommand.self, ReplayCommand.self,
+  ScanCommand.self, CounterCommand.self, GenerateCommand.self, GalleryCommand.self, ReplayCommand.self,
 ]
 let defaultCommand: any DemoCommand.Type = ScanCommand.self
 
