@@ -64,20 +64,6 @@ public struct PresentationReducer<Base: Reducer, Destination: Reducer>: Reducer 
   private let identity = Identifier<Destination.State>()
   private let ephemeral = EphemeralCheck<Destination.State, Destination.Action>()
 
-  init(
-    base: Base, destination: Destination,
-    toPresentationState: WritableKeyPath<Base.State, PresentationState<Destination.State>> & Sendable,
-    toPresentationAction: CasePath<Base.Action, PresentationAction<Destination.Action>>,
-    fileID: StaticString, line: UInt
-  ) {
-    self.base = base
-    self.destination = destination
-    self.toPresentationState = toPresentationState
-    self.toPresentationAction = toPresentationAction
-    self.fileID = fileID
-    self.line = line
-  }
-
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     let presentedID = state[keyPath: toPresentationState].presentedID
     let initialIdentity = currentIdentity(state)

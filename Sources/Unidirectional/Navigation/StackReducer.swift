@@ -46,20 +46,6 @@ public struct StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
 
   @Dependency(\.stackElementID) private var stackElementID
 
-  init(
-    base: Base, destination: Destination,
-    toStackState: WritableKeyPath<Base.State, StackState<Destination.State>> & Sendable,
-    toStackAction: CasePath<Base.Action, StackAction<Destination.State, Destination.Action>>,
-    fileID: StaticString, line: UInt
-  ) {
-    self.base = base
-    self.destination = destination
-    self.toStackState = toStackState
-    self.toStackAction = toStackAction
-    self.fileID = fileID
-    self.line = line
-  }
-
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     let mounted = state[keyPath: toStackState].mounted
     var destinationEffect = Effect<Base.Action>.none

@@ -41,18 +41,6 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   private let rootIdentity = Identifier<Parent.State>()
   private let childIdentity = Identifier<Child.State>()
 
-  init(
-    parent: Parent, child: Child, toChildState: CasePath<Parent.State, Child.State>,
-    toChildAction: CasePath<Parent.Action, Child.Action>, fileID: StaticString, line: UInt
-  ) {
-    self.parent = parent
-    self.child = child
-    self.toChildState = toChildState
-    self.toChildAction = toChildAction
-    self.fileID = fileID
-    self.line = line
-  }
-
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     var childEffect = Effect<Parent.Action>.none
     let identityBefore = identity(of: state)

@@ -35,18 +35,6 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   private let identity = Identifier<Child.State>()
   private let ephemeral = EphemeralCheck<Child.State, Child.Action>()
 
-  init(
-    parent: Parent, child: Child, toChildState: WritableKeyPath<Parent.State, Child.State?> & Sendable,
-    toChildAction: CasePath<Parent.Action, Child.Action>, fileID: StaticString, line: UInt
-  ) {
-    self.parent = parent
-    self.child = child
-    self.toChildState = toChildState
-    self.toChildAction = toChildAction
-    self.fileID = fileID
-    self.line = line
-  }
-
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     let identityBefore = state[keyPath: toChildState].map(identity.callAsFunction)
     var childEffect = Effect<Parent.Action>.none

@@ -59,16 +59,7 @@ final class GalleryFeatureTests: XCTestCase {
     } withDependencies: {
       $0.clock = clock
       $0.imageLoader = UploadFixtures.loader
-      $0.imageUploadClient.upload = { items, _, _ in
-        events.append("started")
-        do {
-          try await clock.sleep(for: .seconds(60))
-        } catch {
-          events.append(error is CancellationError ? "cancelled" : "failed")
-          throw error
-        }
-        return items.map(UploadFixtures.mediaID)
-      }
+      $0.imageUploadClient = UploadFixtures.uploadWaitingForCancellation(on: clock, events: events)
     }
     await store.send(.uploadTapped) {
       $0.destination = .upload(ImageUploadFeature.State(maxCount: 10, mediaType: .archive))

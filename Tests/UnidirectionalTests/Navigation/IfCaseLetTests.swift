@@ -111,9 +111,7 @@ private struct Ticker: Reducer {
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case .startTimer:
-      return .run { send in
-        for await _ in clock.timer(interval: .seconds(1)) { send(.tick) }
-      }
+      return .ticking(.tick, on: clock)
     case .tick:
       state.count += 1
       return .none

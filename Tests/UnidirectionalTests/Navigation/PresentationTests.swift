@@ -507,9 +507,7 @@ private struct Child: Reducer {
       return .none
     case .onAppear: return .run { _ in try await Task.never() }
     case .startTimer:
-      return .run { send in
-        for await _ in clock.timer(interval: .seconds(1)) { send(.tick) }
-      }
+      return .ticking(.tick, on: clock)
     case .tick:
       state.count += 1
       return .none
@@ -607,9 +605,7 @@ private struct IdentifiedChild: Reducer {
       state.count = 999
       return .none
     case .startTimer:
-      return .run { send in
-        for await _ in clock.timer(interval: .seconds(1)) { send(.tick) }
-      }
+      return .ticking(.tick, on: clock)
     case .tick:
       state.count += 1
       return .none
@@ -777,10 +773,7 @@ private struct TimerChild: Reducer {
       state.count = value
       return .none
     case .startTimer:
-      return .run { send in
-        for await _ in clock.timer(interval: .seconds(1)) { send(.response(42)) }
-      }
-      .cancellable(id: CancelID.timer)
+      return .ticking(.response(42), on: clock).cancellable(id: CancelID.timer)
     case .stopTimer:
       return .cancel(id: CancelID.timer)
     }
