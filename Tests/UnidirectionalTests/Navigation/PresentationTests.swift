@@ -5,6 +5,28 @@ import XCTest
 
 /// `ifLet` over `PresentationState`: TCA's PresentationReducerTests, in this library's spelling.
 final class PresentationTests: XCTestCase {
+  private func presentTwoChildren(_ clock: TestClock) async -> TestStore<TwoChildren.State, TwoChildren.Action> {
+    let store = TestStore(initialState: TwoChildren.State()) {
+      TwoChildren()
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
+    await store.send(.presentChildren) {
+      $0.child1 = TimerChild.State()
+      $0.child2 = TimerChild.State()
+    }
+    return store
+  }
+
+  private func makeIdentifiedParentStore(_ clock: TestClock) -> TestStore<IdentifiedParent.State, IdentifiedParent.Action> {
+    TestStore(initialState: IdentifiedParent.State()) {
+      IdentifiedParent()
+    } withDependencies: {
+      $0.continuousClock = clock
+      $0.uuid = .incrementing
+    }
+  }
+
   // MARK: Dismissal
 
   func testParentDismissal() async {
@@ -91,12 +113,7 @@ final class PresentationTests: XCTestCase {
 
   func testReplacingTheChildWithADifferentOneCancelsTheOldOnesEffects() async {
     let clock = TestClock()
-    let store = TestStore(initialState: IdentifiedParent.State()) {
-      IdentifiedParent()
-    } withDependencies: {
-      $0.continuousClock = clock
-      $0.uuid = .incrementing
-    }
+    let store = makeIdentifiedParentStore(clock)
     await store.send(.presentChild) { $0.child = IdentifiedChild.State(id: UUID(sequenceNumber: 0)) }
     await store.send(.child(.presented(.startTimer)))
     await clock.advance(by: .seconds(2))
@@ -110,12 +127,7 @@ final class PresentationTests: XCTestCase {
 
   func testPresentingTheSameChildAgainKeepsItsEffects() async {
     let clock = TestClock()
-    let store = TestStore(initialState: IdentifiedParent.State()) {
-      IdentifiedParent()
-    } withDependencies: {
-      $0.continuousClock = clock
-      $0.uuid = .incrementing
-    }
+    let store = makeIdentifiedParentStore(clock)
     await store.send(.presentChild) { $0.child = IdentifiedChild.State(id: UUID(sequenceNumber: 0)) }
     await store.send(.child(.presented(.startTimer)))
     await clock.advance(by: .seconds(1))
@@ -128,12 +140,7 @@ final class PresentationTests: XCTestCase {
 
   func testAChildChangingItsOwnIdentityCancelsItsEarlierEffects() async {
     let clock = TestClock()
-    let store = TestStore(initialState: IdentifiedParent.State()) {
-      IdentifiedParent()
-    } withDependencies: {
-      $0.continuousClock = clock
-      $0.uuid = .incrementing
-    }
+    let store = makeIdentifiedParentStore(clock)
     await store.send(.presentChild) { $0.child = IdentifiedChild.State(id: UUID(sequenceNumber: 0)) }
     await store.send(.child(.presented(.respondLater))) { $0.child?.count = 1 }
     await store.send(.child(.presented(.resetIdentity))) {
@@ -240,15 +247,7 @@ final class PresentationTests: XCTestCase {
 
   func testAParentCancelsTheSameIDInTwoChildren() async {
     let clock = TestClock()
-    let store = TestStore(initialState: TwoChildren.State()) {
-      TwoChildren()
-    } withDependencies: {
-      $0.continuousClock = clock
-    }
-    await store.send(.presentChildren) {
-      $0.child1 = TimerChild.State()
-      $0.child2 = TimerChild.State()
-    }
+    let store = await presentTwoChildren(clock)
     await store.send(.child1(.presented(.startTimer)))
     await clock.advance(by: .seconds(1))
     await store.receive(.child1(.presented(.response(42)))) { $0.child1?.count = 42 }
@@ -264,15 +263,7 @@ final class PresentationTests: XCTestCase {
 
   func testAChildCannotCancelItsSiblingsIDs() async {
     let clock = TestClock()
-    let store = TestStore(initialState: TwoChildren.State()) {
-      TwoChildren()
-    } withDependencies: {
-      $0.continuousClock = clock
-    }
-    await store.send(.presentChildren) {
-      $0.child1 = TimerChild.State()
-      $0.child2 = TimerChild.State()
-    }
+    let store = await presentTwoChildren(clock)
     await store.send(.child1(.presented(.startTimer)))
     await store.send(.child2(.presented(.startTimer)))
     await clock.advance(by: .seconds(1))
