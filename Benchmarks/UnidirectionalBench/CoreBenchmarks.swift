@@ -122,10 +122,9 @@ func blackHole<T>(_ value: T) {
 func opaque<T>(_ value: T) -> T { value }
 
 enum CoreBenchmarks {
-  static func profile(_ name: String) {
+  static func profile(_ name: String, iterations: Int = 50_000_000) {
     let store = Store(initialState: BenchState()) { BenchFeature() }
     let scopedStore = Store(initialState: BenchState()) { ScopedRootFeature() }
-    let iterations = 50_000_000
     switch name {
     case "send_effect_roundtrip": for _ in 0..<iterations { store.send(.ping) }
     case "scoped_send_3": for _ in 0..<iterations { scopedStore.send(.child(.child(.child(.increment)))) }

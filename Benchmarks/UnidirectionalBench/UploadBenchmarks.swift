@@ -3,15 +3,18 @@ import Foundation
 import Unidirectional
 
 /// `--upload`: a 200 MB presigned PUT through ``PresignedUploader`` to moto, next to boto3's `put_object` of the
-/// same file to the same moto in the same run, plus the peak resident memory of this process during the upload.
+/// same file to the same moto in the same run, plus the peak resident memory of this process during the upload;
+/// the cost of progress (the same PUT with and without a consumer); and a 100 MB multipart upload through
+/// ``MultipartUploader`` to the FastAPI backend next to `curl -F` of the same file to the same server, with its peak
+/// memory and the number of progress reports.
 ///
 /// Starts `Demos/Backend/run_stack.py` itself (needs `pip install -r Demos/Backend/requirements.txt`), creates the
 /// file in a temporary folder and removes both afterwards.
 enum UploadBenchmarks {
   static let fileSize = 200 * 1_000_000
 
-  static func all(arguments: [String], rounds: Int = 3) async -> [BenchmarkResult] {
-    guard arguments.contains("--upload") else { return [] }
+  static func all(arguments: [String], rounds: Int = 5) async -> [BenchmarkResult] {
+    guard arguments.contains("--upload") || arguments.contains("--upload-only") else { return [] }
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("upload-bench-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
     do {
@@ -20,7 +23,11 @@ enum UploadBenchmarks {
       try writeFile(at: file, size: fileSize)
       let stack = try BenchStack.start()
       defer { stack.stop() }
-      return try await measure(file: file, stack: stack, rounds: rounds)
+      var results = try await measure(file: file, stack: stack, rounds: rounds)
+      let model = folder.appendingPathComponent("model.usdz")
+      try writeFile(at: model, size: modelSize)
+      results += try await measureMultipart(file: model, stack: stack, rounds: rounds + 2)
+      return results
     } catch {
       FileHandle.standardError.write(Data("upload benchmark skipped: \(error)\n".utf8))
       return []
@@ -41,19 +48,23 @@ enum UploadBenchmarks {
     var curl: [Double] = []
     var peak = 0
     let residentBefore = memory("VmRSS") ?? 0
-    for _ in 0..<rounds {
-      // What ImageUploadFeature does: progress through a URLSession task delegate.
-      _ = resetPeakMemory()
-      var start = DispatchTime.now().uptimeNanoseconds
-      _ = try await uploader.upload([item], mediaType: .archive, uuid: uuid) { _ in progressReports.withLock { $0 += 1 } }
-      withProgress.append(Double(DispatchTime.now().uptimeNanoseconds - start))
-      peak = max(peak, memory("VmHWM") ?? 0)
-
-      _ = resetPeakMemory()
-      start = DispatchTime.now().uptimeNanoseconds
-      _ = try await uploader.upload([item], mediaType: .archive, uuid: uuid)
-      withoutProgress.append(Double(DispatchTime.now().uptimeNanoseconds - start))
-      peak = max(peak, memory("VmHWM") ?? 0)
+    for round in 0..<rounds {
+      // With progress (what ImageUploadFeature does) and without, in alternating order so neither always runs on
+      // the warmer server.
+      for withHandler in round.isMultiple(of: 2) ? [true, false] : [false, true] {
+        _ = resetPeakMemory()
+        let start = DispatchTime.now().uptimeNanoseconds
+        if withHandler {
+          _ = try await uploader.upload([item], mediaType: .archive, uuid: uuid) { _ in
+            progressReports.withLock { $0 += 1 }
+          }
+          withProgress.append(Double(DispatchTime.now().uptimeNanoseconds - start))
+        } else {
+          _ = try await uploader.upload([item], mediaType: .archive, uuid: uuid)
+          withoutProgress.append(Double(DispatchTime.now().uptimeNanoseconds - start))
+        }
+        peak = max(peak, memory("VmHWM") ?? 0)
+      }
 
       boto3.append(try botoPutObject(file: file, stack: stack))
       if let time = try? curlPut(file: file, stack: stack) { curl.append(time) }
@@ -62,10 +73,13 @@ enum UploadBenchmarks {
     let baseline = median(boto3)
     var results = [
       BenchmarkResult(
-        name: "presigned PUT 200 MB, URLSession from file, with progress", nsPerOp: median(withProgress),
+        name: "progress cost: presigned PUT 200 MB with progress", nsPerOp: median(withProgress),
+        baselineName: "the same PUT without progress", baselineNsPerOp: median(withoutProgress), target: "≤ 1.05×"),
+      BenchmarkResult(
+        name: "presigned PUT 200 MB, with progress", nsPerOp: median(withProgress),
         baselineName: "boto3 put_object 200 MB", baselineNsPerOp: baseline, target: "≤ 1.25×"),
       BenchmarkResult(
-        name: "presigned PUT 200 MB, URLSession from file, no progress", nsPerOp: median(withoutProgress),
+        name: "presigned PUT 200 MB, no progress", nsPerOp: median(withoutProgress),
         baselineName: "boto3 put_object 200 MB", baselineNsPerOp: baseline, target: "≤ 1.25×"),
       BenchmarkResult(
         name: "presigned PUT 200 MB: peak RSS in bytes (\(residentBefore >> 20) MB before)", nsPerOp: Double(peak),
@@ -79,6 +93,125 @@ enum UploadBenchmarks {
     }
     return results
   }
+
+  static let modelSize = 100 * 1_000_000
+
+  /// `MultipartUploader` (the socket engine, with and without progress; URLSession for reference) against `curl -F`,
+  /// alternating, 100 MB to the same FastAPI `/upload-model`; each stored file is removed at once.
+  private static func measureMultipart(file: URL, stack: BenchStack, rounds: Int) async throws -> [BenchmarkResult] {
+    func uploader(_ transport: UploadServerConfiguration.Transport) -> MultipartUploader {
+      MultipartUploader(
+        configuration: UploadServerConfiguration(
+          apiBaseURL: stack.api, token: BearerToken(stack.token), requestTimeout: 120, transport: transport))
+    }
+    let sockets = uploader(.automatic)
+    let urlSession = uploader(.urlSession)
+    let reports = LockIsolated(0)
+    var withProgress: [Double] = []
+    var withoutProgress: [Double] = []
+    var viaURLSession: [Double] = []
+    var curl: [Double] = []
+    var cpu: [Double] = []
+    var cpuURLSession: [Double] = []
+    var cpuCurl: [Double] = []
+    var growth = 0
+    var reportsPerUpload = 0
+
+    // Peak memory of a 10 MB upload: the baseline a 100 MB upload's peak must stay level with.
+    let small = file.deletingLastPathComponent().appendingPathComponent("small.usdz")
+    try writeFile(at: small, size: modelSize / 10)
+    defer { try? FileManager.default.removeItem(at: small) }
+    _ = resetPeakMemory()
+    var resident = memory("VmRSS") ?? 0
+    try stack.remove(
+      try await sockets.upload(fileAt: small, filename: "bench.usdz", contentType: "model/vnd.usdz+zip") { _, _ in })
+    let smallGrowth = (memory("VmHWM") ?? 0) - resident
+
+    for round in 0..<rounds {
+      _ = resetPeakMemory()
+      resident = memory("VmRSS") ?? 0
+      reports.setValue(0)
+      var start = DispatchTime.now().uptimeNanoseconds
+      var receipt = try await sockets.upload(fileAt: file, filename: "bench.usdz", contentType: "model/vnd.usdz+zip") {
+        _, _ in reports.withLock { $0 += 1 }
+      }
+      withProgress.append(Double(DispatchTime.now().uptimeNanoseconds - start))
+      growth = max(growth, (memory("VmHWM") ?? 0) - resident)
+      reportsPerUpload = max(reportsPerUpload, reports.value)
+      try stack.remove(receipt)
+
+      var cpuStart = cpuTime(children: false)
+      start = DispatchTime.now().uptimeNanoseconds
+      receipt = try await sockets.upload(fileAt: file, filename: "bench.usdz", contentType: "model/vnd.usdz+zip")
+      withoutProgress.append(Double(DispatchTime.now().uptimeNanoseconds - start))
+      cpu.append(cpuTime(children: false) - cpuStart)
+      try stack.remove(receipt)
+
+      cpuStart = cpuTime(children: true)
+      curl.append(try curlForm(file: file, stack: stack))
+      cpuCurl.append(cpuTime(children: true) - cpuStart)
+      if round < 3 {
+        cpuStart = cpuTime(children: false)
+        start = DispatchTime.now().uptimeNanoseconds
+        receipt = try await urlSession.upload(fileAt: file, filename: "bench.usdz", contentType: "model/vnd.usdz+zip")
+        viaURLSession.append(Double(DispatchTime.now().uptimeNanoseconds - start))
+        cpuURLSession.append(cpuTime(children: false) - cpuStart)
+        try stack.remove(receipt)
+      }
+    }
+    let baseline = median(curl)
+    return [
+      BenchmarkResult(
+        name: "multipart POST 100 MB, with progress", nsPerOp: median(withProgress),
+        baselineName: "curl -F 100 MB, same FastAPI", baselineNsPerOp: baseline, target: "≤ 2×"),
+      BenchmarkResult(
+        name: "multipart POST 100 MB, no progress", nsPerOp: median(withoutProgress),
+        baselineName: "curl -F 100 MB, same FastAPI", baselineNsPerOp: baseline, target: "≤ 2×"),
+      BenchmarkResult(
+        name: "multipart POST 100 MB through URLSession (what https uses)", nsPerOp: median(viaURLSession),
+        baselineName: "curl -F 100 MB, same FastAPI", baselineNsPerOp: baseline, target: "context"),
+      BenchmarkResult(
+        name: "multipart POST 100 MB: CPU time (user + system) of this process", nsPerOp: median(cpu),
+        baselineName: "curl -F's CPU time", baselineNsPerOp: median(cpuCurl), target: "context"),
+      BenchmarkResult(
+        name: "multipart POST 100 MB through URLSession: CPU time", nsPerOp: median(cpuURLSession),
+        baselineName: "curl -F's CPU time", baselineNsPerOp: median(cpuCurl), target: "context"),
+      BenchmarkResult(
+        name: "multipart POST 100 MB: progress reports per upload", nsPerOp: Double(reportsPerUpload),
+        baselineName: "one per percent", baselineNsPerOp: 101, target: "≤ 1.00×"),
+      BenchmarkResult(
+        name: "multipart POST 100 MB: peak RSS growth in bytes", nsPerOp: Double(growth),
+        baselineName: "the same for 10 MB + 1 MiB", baselineNsPerOp: Double(smallGrowth + (1 << 20)),
+        target: "≤ 1.00× (flat)"),
+    ]
+  }
+
+  /// User plus system CPU time, in nanoseconds, of this process or of its waited-for children.
+  private static func cpuTime(children: Bool) -> Double {
+    var usage = rusage()
+    _ = getrusage(Int32((children ? RUSAGE_CHILDREN : RUSAGE_SELF).rawValue), &usage)
+    func nanoseconds(_ time: timeval) -> Double { Double(time.tv_sec) * 1e9 + Double(time.tv_usec) * 1e3 }
+    return nanoseconds(usage.ru_utime) + nanoseconds(usage.ru_stime)
+  }
+
+  /// Nanoseconds `curl -F` takes to post `file` to the stack's `/upload-model` (curl's own transfer time).
+  private static func curlForm(file: URL, stack: BenchStack) throws -> Double {
+    let output = try run(
+      "/usr/bin/env",
+      [
+        "curl", "-s", "-f", "-o", "/dev/stderr", "-w", "%{time_total}", "-H", "@-",
+        "-F", "file=@\(file.path);filename=bench.usdz;type=model/vnd.usdz+zip", stack.api.absoluteString + "/upload-model",
+      ], input: "Authorization: Bearer \(stack.token)\n", captureErrors: true)
+    guard let seconds = Double(output.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)),
+      let answer = try? JSONDecoder().decode(MultipartAnswer.self, from: Data(output.standardError.utf8))
+    else {
+      throw BenchStack.Failure("curl -F printed \(output.standardOutput.debugDescription)")
+    }
+    try stack.remove(fileID: answer.fileId)
+    return seconds * 1e9
+  }
+
+  private struct MultipartAnswer: Decodable { let fileId: String }
 
   /// Nanoseconds boto3's `put_object` of `file` to the stack's moto takes (timed inside Python, without its start).
   private static func botoPutObject(file: URL, stack: BenchStack) throws -> Double {
@@ -129,22 +262,33 @@ enum UploadBenchmarks {
 
   /// Runs a program to completion and returns its standard output; throws on a non-zero exit.
   private static func run(_ executable: String, _ arguments: [String], input: String? = nil) throws -> String {
+    try run(executable, arguments, input: input, captureErrors: false).standardOutput
+  }
+
+  /// Runs a program to completion and returns its standard output and (when `captureErrors`) standard error.
+  private static func run(
+    _ executable: String, _ arguments: [String], input: String?, captureErrors: Bool
+  ) throws -> (standardOutput: String, standardError: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     let output = Pipe()
     process.standardOutput = output
+    let errors = Pipe()
+    if captureErrors { process.standardError = errors }
     let stdin = Pipe()
     process.standardInput = stdin
     try process.run()
     if let input { try stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8)) }
     try stdin.fileHandleForWriting.close()
+    // Small outputs: read one pipe after the other without deadlock (the programs write a few hundred bytes).
     let data = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = captureErrors ? errors.fileHandleForReading.readDataToEndOfFile() : Data()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
       throw BenchStack.Failure("\(arguments.first ?? executable) exited with \(process.terminationStatus)")
     }
-    return String(decoding: data, as: UTF8.self)
+    return (String(decoding: data, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
   }
 
   /// Writes `size` pseudo-random bytes (a JPEG signature first), 1 MiB at a time.
@@ -173,22 +317,6 @@ enum UploadBenchmarks {
     let sorted = values.sorted()
     return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
   }
-
-  /// A `/proc/self/status` value in bytes.
-  private static func memory(_ field: String) -> Int? {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-    for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
-      return Int(line.dropFirst(field.count + 1).filter(\.isNumber)).map { $0 * 1024 }
-    }
-    return nil
-  }
-
-  /// Resets `VmHWM` to the current resident size (Linux `clear_refs` 5).
-  private static func resetPeakMemory() -> Bool {
-    guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
-    defer { try? handle.close() }
-    return (try? handle.write(contentsOf: Data("5".utf8))) != nil
-  }
 }
 
 
@@ -204,22 +332,41 @@ private final class BenchStack {
     let s3: String
     let bucket: String
     let token: String
+    let uploadDir: String
   }
 
   let api: URL
   let s3: URL
   let bucket: String
   let token: String
+  /// Where the backend stores `/upload-model` files.
+  let uploadDirectory: URL
   private let process: Process
   private let stdin: Pipe
 
-  private init(api: URL, s3: URL, bucket: String, token: String, process: Process, stdin: Pipe) {
+  private init(
+    api: URL, s3: URL, bucket: String, token: String, uploadDirectory: URL, process: Process, stdin: Pipe
+  ) {
     self.api = api
     self.s3 = s3
     self.bucket = bucket
     self.token = token
+    self.uploadDirectory = uploadDirectory
     self.process = process
     self.stdin = stdin
+  }
+
+  /// Removes the file an upload stored (so 100 MB files do not pile up between rounds).
+  func remove(_ receipt: MultipartUploadReceipt) throws {
+    try remove(fileID: receipt.fileID)
+  }
+
+  /// Removes the stored file `<fileID>.<extension>`.
+  func remove(fileID: String) throws {
+    let names = try FileManager.default.contentsOfDirectory(atPath: uploadDirectory.path)
+    for name in names where name.hasPrefix(fileID + ".") {
+      try FileManager.default.removeItem(at: uploadDirectory.appendingPathComponent(name))
+    }
   }
 
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -261,7 +408,9 @@ private final class BenchStack {
         let decoded = try? JSONDecoder().decode(ReadyLine.self, from: Data(text.utf8)),
         let api = URL(string: decoded.api), let s3 = URL(string: decoded.s3)
       {
-        BenchStack(api: api, s3: s3, bucket: decoded.bucket, token: decoded.token, process: process, stdin: stdin)
+        BenchStack(
+          api: api, s3: s3, bucket: decoded.bucket, token: decoded.token,
+          uploadDirectory: URL(fileURLWithPath: decoded.uploadDir), process: process, stdin: stdin)
       } else {
         nil
       }

@@ -10,14 +10,29 @@ let rounds = 7
 
 if let index = arguments.firstIndex(of: "--profile"), index + 1 < arguments.count {
   // Loops one case for a profiler: `perf record -g unidirectional-bench --profile send`.
-  CoreBenchmarks.profile(arguments[index + 1])
+  // An optional count after the name: a short loop for `valgrind --tool=callgrind` instruction counts.
+  let count = index + 2 < arguments.count ? Int(arguments[index + 2]) : nil
+  CoreBenchmarks.profile(arguments[index + 1], iterations: count ?? 50_000_000)
   exit(0)
 }
 
+if arguments.dropFirst().first == "analyze" {
+  // Only the photo metadata cases: `unidirectional-bench analyze [--json]`.
+  let results = AnalyzeBenchmarks.all(arguments: arguments)
+  print(json ? results.map(\.jsonLine).joined(separator: "\n") : BenchmarkResult.table(results))
+  exit(results.isEmpty ? 1 : 0)
+}
+
 var results: [BenchmarkResult] = []
-results += await UploadBenchmarks.all(arguments: arguments)  // --upload: 200 MB presigned PUT vs boto3, first (clean RSS)
-results += await CoreBenchmarks.all(rounds: rounds)
-results += await ActionLogBenchmarks.all(rounds: rounds)
+// --upload (or --upload-only, which skips the rest): 200 MB presigned PUT vs boto3, 100 MB multipart vs curl -F;
+// first, for a clean RSS. --resumable (or --resumable-only): 200 MB resumable upload vs plain PUT, bytes re-sent.
+results += await UploadBenchmarks.all(arguments: arguments)
+results += await ResumableUploadBenchmarks.all(arguments: arguments)
+if !arguments.contains("--upload-only") && !arguments.contains("--resumable-only") {
+  results += AnalyzeBenchmarks.all(arguments: arguments)  // --analyze: photo metadata of 1,000 JPEGs vs reading 64 KB
+  results += await CoreBenchmarks.all(rounds: rounds)
+  results += await ActionLogBenchmarks.all(rounds: rounds)
+}
 
 if json {
   for result in results { print(result.jsonLine) }

@@ -24,8 +24,11 @@ Configuration comes only from environment variables:
 ``MAX_UPLOAD_BYTES``
     Largest accepted ``/upload-model`` file (default 1 GiB); larger -> 413.
 ``BACKEND_TEST_HOOKS``
-    ``1`` enables the test-only ``/test-hooks/*`` endpoints and the
-    ``X-Test-Fault`` request header on ``/presigned-urls``. Off by default.
+    ``1`` enables the test-only ``/test-hooks/*`` endpoints, the
+    ``X-Test-Fault`` request header on ``/presigned-urls`` and the transfer
+    hooks (``X-Test-Redirect``, ``X-Test-Echo-Authorization``,
+    ``X-Test-Put-Via``, a second origin: see "Transfer test hooks" below).
+    Off by default.
 
 Endpoints
 ---------
@@ -33,7 +36,8 @@ Endpoints
     200 ``{"status": "ok", "bucket": "media"}`` once the bucket exists, else 503.
 ``POST /presigned-urls`` (bearer)
     Body ``{"items": [{"filename": "<uuid>.jpg", "contentType": "image/jpeg",
-    "mediaType": "profile"}]}`` (1..10 items; mediaType in profile/archive/model).
+    "mediaType": "profile"}]}`` (1..10 items; mediaType in profile/archive/model;
+    at most 64 KiB, a larger body -> 413 before it is read).
     200 ``{"items": [{"mediaID", "uploadURL", "contentType", "key"}]}`` in
     request order. The client must PUT the bytes to ``uploadURL`` with exactly
     that ``Content-Type`` header and no ``Authorization`` header.
@@ -49,7 +53,8 @@ Test hooks (``BACKEND_TEST_HOOKS=1`` only)
     ``GET /test-hooks/object?key=<key>``.
 
 Every error is JSON ``{"message": "<human readable>"}`` (``/upload-model``
-errors additionally carry ``"success": false``).
+errors additionally carry ``"success": false``). A client that hangs up before
+its request is complete is logged as one line, not as an error.
 """
 
 from __future__ import annotations
@@ -59,6 +64,7 @@ import contextlib
 import hashlib
 import hmac
 import itertools
+import json
 import logging
 import os
 import re
@@ -88,6 +94,8 @@ log = logging.getLogger("backend")
 
 MEDIA_TYPES = ("archive", "model", "profile")
 MAX_ITEMS = 10
+# Ten items of a few hundred bytes each fit many times over; a larger body is refused before it is read.
+MAX_PRESIGN_BODY_BYTES = 64 * 1024
 MAX_FILENAME_LEN = 200
 CONTENT_TYPE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$")
 EXT_RE = re.compile(r"^\.[A-Za-z0-9]{1,16}$")
@@ -201,6 +209,12 @@ async def _validation_error_handler(request: Request, exc: RequestValidationErro
     else:
         message = "invalid request"
     return _error_response(request, 400, message)
+
+
+async def _client_disconnect_handler(request: Request, exc: ClientDisconnect) -> Response:
+    # Nobody is left to answer; the handler's own cleanup (e.g. a partial upload's temp file) has run.
+    log.warning("client disconnected during %s %s before its request was complete", request.method, request.url.path)
+    return Response(status_code=499)
 
 
 async def _unhandled_error_handler(request: Request, exc: Exception) -> JSONResponse:
@@ -367,6 +381,7 @@ app = FastAPI(title="Demo media backend", lifespan=lifespan)
 app.add_exception_handler(APIError, _api_error_handler)
 app.add_exception_handler(StarletteHTTPException, _http_error_handler)
 app.add_exception_handler(RequestValidationError, _validation_error_handler)
+app.add_exception_handler(ClientDisconnect, _client_disconnect_handler)
 app.add_exception_handler(Exception, _unhandled_error_handler)
 
 
@@ -418,12 +433,28 @@ def _validate_presign_body(body: Any) -> list[dict[str, str]]:
     return out
 
 
+async def _read_small_body(request: Request, limit: int) -> bytes:
+    """The request body, refused with 413 as soon as it is known to exceed ``limit`` bytes: a declared
+    Content-Length before anything is read, a chunked body once the bytes read pass the limit."""
+    too_large = APIError(413, f"request body too large (limit {limit} bytes)")
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise too_large
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise too_large
+    return bytes(body)
+
+
 @app.post("/presigned-urls")
 async def presigned_urls(request: Request) -> JSONResponse:
     require_token(request)
+    raw = await _read_small_body(request, MAX_PRESIGN_BODY_BYTES)
     try:
-        body = await request.json()
-    except Exception:
+        body = json.loads(raw)
+    except ValueError:
         raise APIError(400, "request body must be valid JSON") from None
     items = _validate_presign_body(body)
 
@@ -459,6 +490,8 @@ async def presigned_urls(request: Request) -> JSONResponse:
         )
     if mismatch:
         result = result[:-1]
+    if settings.test_hooks:
+        _transfer_hooks_route_uploads(request, result)
     return JSONResponse({"items": result})
 
 
@@ -733,6 +766,7 @@ def _new_event(request: Request, kind: str) -> dict[str, Any]:
         "path": request.url.path,
         "contentType": request.headers.get("content-type"),
         "hasAuthorization": "authorization" in request.headers,
+        "userAgent": request.headers.get("user-agent"),
         "bytesReceived": 0,
         "disconnectedEarly": False,
         "completed": False,
@@ -825,3 +859,149 @@ async def hook_object(key: str) -> JSONResponse:
     if info is None:
         raise APIError(404, f"object {key!r} not found")
     return JSONResponse(info)
+
+
+# --------------------------------------------------------------------------
+# Transfer test hooks (BACKEND_TEST_HOOKS=1): redirects, faults, echoed
+# credentials, a second origin. For the clients' HTTP layer (issue 13 §1).
+# --------------------------------------------------------------------------
+#
+# ``X-Test-Redirect: <status> <location>`` on any request (unless its query has
+#     ``redirected``): answered ``<status>`` with ``Location: <location>``
+#     without reading the body, or after reading all of it with
+#     ``X-Test-Redirect-Read: 1``. Recorded as a "redirect" event. A location
+#     such as ``/upload-model?redirected=1`` redirects within this origin.
+# ``POST|PUT /test-hooks/echo-authorization/<json|text>/<pad>/<anything>``:
+#     answered 400 with a message that quotes the Authorization header
+#     received, after ``<pad>`` filler characters (to place it across a
+#     client's cut), as JSON ``{"success": false, "message"}`` or as plain
+#     text — what a careless server does. Usable as an API base URL.
+# ``X-Test-Put-Via: <index> <prefix>`` on ``/presigned-urls``: item
+#     ``<index>``'s uploadURL becomes ``<prefix>&target=<its presigned URL>&id=<n>``,
+#     e.g. a prefix ``{witness}/flaky/k?fail=2&kind=slowdown`` or
+#     ``{api}/test-hooks/redirect?status=307``. Several, separated by ``;``.
+# ``GET /test-hooks/witness``: ``{"base": "http://127.0.0.1:<port>"}`` of the
+#     second origin (witness.py), started on first use.
+# ``PUT|POST /test-hooks/redirect?status=<3xx>&target=<url>[&read=1]``: a
+#     storage URL that redirects.
+
+import witness as _witness_module  # noqa: E402 - test-hooks section
+
+_witness_lock = threading.Lock()
+_witness_server: "_witness_module.Witness | None" = None
+
+
+def _witness() -> "_witness_module.Witness":
+    global _witness_server
+    with _witness_lock:
+        if _witness_server is None:
+            _witness_server = _witness_module.Witness()
+        return _witness_server
+
+
+@app.get("/test-hooks/witness")
+async def hook_witness() -> JSONResponse:
+    _require_hooks()
+    return JSONResponse({"base": _witness().base})
+
+
+@app.api_route("/test-hooks/redirect", methods=["PUT", "POST"])
+async def hook_redirect(request: Request) -> Response:
+    _require_hooks()
+    event = _new_event(request, "redirect")
+    try:
+        status = int(request.query_params.get("status", "307"))
+    except ValueError:
+        raise APIError(400, "status must be an integer") from None
+    if not 300 <= status < 400:
+        raise APIError(400, "status must be a 3xx")
+    if request.query_params.get("read") == "1":
+        event["bytesReceived"] = await _read_body_counting(request)
+    event["completed"] = True
+    _record_event(event)
+    return Response(status_code=status, headers={"Location": request.query_params.get("target", "")})
+
+
+@app.api_route("/test-hooks/echo-authorization/{kind}/{pad}/{rest:path}", methods=["PUT", "POST"])
+async def hook_echo_authorization(kind: str, pad: int, rest: str, request: Request) -> Response:
+    _require_hooks()
+    await _read_body_counting(request)
+    message = "x" * min(max(pad, 0), 10_000)
+    message += f" rejected the credentials you sent: {request.headers.get('authorization', '')} (try again)"
+    if kind == "text":
+        return Response(message, status_code=400, media_type="text/plain")
+    return JSONResponse({"success": False, "message": message}, status_code=400)
+
+
+def _transfer_hooks_route_uploads(request: Request, items: list[dict[str, Any]]) -> None:
+    """Applies ``X-Test-Put-Via`` to the presigned items (in place)."""
+    raw = request.headers.get("x-test-put-via")
+    if not raw:
+        return
+    for spec in (part.strip() for part in raw.split(";")):
+        index_text, _, prefix = spec.partition(" ")
+        try:
+            index = int(index_text)
+        except ValueError:
+            raise APIError(400, f"X-Test-Put-Via {spec!r}: index must be an integer") from None
+        if not 0 <= index < len(items) or not prefix.startswith("http"):
+            raise APIError(400, f"X-Test-Put-Via {spec!r}: bad index or prefix")
+        target = urllib.parse.quote(items[index]["uploadURL"], safe="")
+        separator = "&" if "?" in prefix else "?"
+        items[index]["uploadURL"] = f"{prefix}{separator}target={target}&id={_next_hook_id()}"
+
+
+class _TransferTestHooks:
+    """ASGI middleware for ``X-Test-Redirect`` (installed with the hooks only)."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        query = urllib.parse.parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        redirect = headers.get("x-test-redirect")
+        if redirect and "redirected" not in query:
+            status_text, _, location = redirect.strip().partition(" ")
+            request = Request(scope, receive)
+            event = _new_event(request, "redirect")
+            if headers.get("x-test-redirect-read") == "1":
+                event["bytesReceived"] = await _read_body_counting(request)
+            event["completed"] = True
+            _record_event(event)
+            status = int(status_text) if status_text.isdigit() else 307
+            return await _send_plain(send, status, b"", [(b"location", location.encode("latin-1"))])
+        await self.app(scope, receive, send)
+
+
+async def _send_plain(send, status: int, body: bytes, headers: list[tuple[bytes, bytes]]) -> None:
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": headers + [(b"content-length", str(len(body)).encode())],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+if settings.test_hooks:
+    app.add_middleware(_TransferTestHooks)
+
+
+# --------------------------------------------------------------------------
+# Resumable uploads (IETF draft, interop versions 8 and 6): resumable.py
+# --------------------------------------------------------------------------
+
+import resumable  # noqa: E402  (mounted last: it uses the helpers above)
+
+resumable_uploads = resumable.install(
+    app,
+    settings=settings,
+    require_token=require_token,
+    filename_problem=filename_problem,
+    parse_content_disposition=parse_content_disposition,
+    int_env=_int_env,
+)

@@ -18,9 +18,12 @@ Options:
   --no-stdin-watch    ignore stdin (stop only on SIGTERM/SIGINT); handy when
                       running in the background with stdin at /dev/null
   --timeout SECONDS   readiness budget (default 15)
+  --api-port PORT     serve the API on this 127.0.0.1 port (default: a free one), e.g. to
+                      restart it where its clients expect it
 
 Environment: BACKEND_API_TOKEN (else a random token is generated), S3_BUCKET,
-S3_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, PRESIGN_EXPIRES_SECONDS
+S3_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, PRESIGN_EXPIRES_SECONDS,
+MAX_UPLOAD_BYTES, RESUMABLE_MAX_APPEND_BYTES, RESUMABLE_MAX_AGE_SECONDS
 are passed through to the app.
 """
 
@@ -125,6 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--upload-dir")
     ap.add_argument("--no-stdin-watch", action="store_true")
     ap.add_argument("--timeout", type=float, default=15.0)
+    ap.add_argument("--api-port", type=int, default=0)
     args = ap.parse_args(argv)
 
     def on_signal(signum, _frame):
@@ -143,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
         upload_dir = Path(tempfile.mkdtemp(prefix="backend-uploads-")).resolve()
         created_upload_dir = upload_dir
 
-    api_port, s3_port = free_port(), free_port()
+    api_port, s3_port = args.api_port or free_port(), free_port()
     while s3_port == api_port:
         s3_port = free_port()
     api_url, s3_url = f"http://{HOST}:{api_port}", f"http://{HOST}:{s3_port}"
@@ -178,6 +182,8 @@ def main(argv: list[str] | None = None) -> int:
                 sys.executable, "-m", "uvicorn", "app:app",
                 "--app-dir", str(HERE), "--host", HOST, "--port", str(api_port),
                 "--log-level", "warning", "--no-access-log",
+                # uvicorn's h11 protocol plus 104 responses and the drop hook (http_protocol.py).
+                "--http", "http_protocol:ExtendedH11Protocol",
                 "--timeout-graceful-shutdown", "2",
             ],
             app_env,

@@ -5,18 +5,20 @@ import Unidirectional
 struct CounterCommand: DemoCommand {
   static let name = "counter"
   static let summary = "count to --to N on a timer, printing each state change"
+  static let synopsis = "demo counter [OPTIONS]"
   static let usage = """
     --to N          how far to count (default 3)
     --interval MS   milliseconds between ticks (default 100)
-    --record FILE   write an action log of the run (replay it with `demo replay FILE`)
-    """
+    """ + "\n" + RecordDestination.usage
 
   static func run(arguments: [String]) async -> Int32 {
     let target: Int
     let interval: Int
-    let recordPath: String?
+    let destination: RecordDestination?
     do {
-      let options = try OptionParser(arguments, valueOptions: ["--to", "--interval", "--record"])
+      let options = try OptionParser(
+        arguments, valueOptions: ["--to", "--interval", RecordDestination.valueOption],
+        flagOptions: [RecordDestination.forceFlag])
       guard options.positional.isEmpty else { throw UsageError("unexpected argument \(options.positional[0])") }
       guard let to = Int(options.values["--to"] ?? "3"), (1...1_000).contains(to) else {
         throw UsageError("--to must be a whole number from 1 to 1000")
@@ -24,15 +26,15 @@ struct CounterCommand: DemoCommand {
       guard let ms = Int(options.values["--interval"] ?? "100"), (0...10_000).contains(ms) else {
         throw UsageError("--interval must be milliseconds from 0 to 10000")
       }
-      (target, interval, recordPath) = (to, ms, options.values["--record"])
+      (target, interval) = (to, ms)
+      destination = try RecordDestination(options)
     } catch {
-      FileHandle.standardError.write(Data("demo counter: \(error)\n\n\(usage)\n".utf8))
-      return 2
+      return usageFailure(error)
     }
 
     var recorder: ActionRecorder?
     do {
-      if let recordPath { recorder = try ActionRecorder(fileURL: URL(fileURLWithPath: recordPath)) }
+      recorder = try destination?.makeRecorder()
     } catch {
       FileHandle.standardError.write(Data("demo counter: \(error)\n".utf8))
       return 1

@@ -6,10 +6,26 @@ protocol DemoCommand {
   static var name: String { get }
   /// One line for the usage text.
   static var summary: String { get }
+  /// How it is called, after `usage: `: `demo generate --prompt TEXT [OPTIONS]`.
+  static var synopsis: String { get }
   /// Its options, one per line, for the usage text.
   static var usage: String { get }
   /// Runs it; returns the process exit code (2 for invalid options).
   static func run(arguments: [String]) async -> Int32
+}
+
+extension DemoCommand {
+  /// Its own usage: the synopsis, then the options indented. Printed by `demo NAME --help` and after an invalid
+  /// option.
+  static var usageText: String {
+    "usage: \(synopsis)\n" + usage.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
+  }
+
+  /// Prints `error` and the usage text to standard error; returns the exit status for invalid options, 2.
+  static func usageFailure(_ error: any Error) -> Int32 {
+    FileHandle.standardError.write(Data("demo \(name): \(error)\n\n\(usageText)\n".utf8))
+    return 2
+  }
 }
 
 enum DemoUsage {
@@ -57,7 +73,10 @@ struct OptionParser {
           if let inlineValue {
             values[name] = inlineValue
           } else {
-            guard index + 1 < arguments.count else { throw UsageError("option \(name) needs a value") }
+            // `--prompt --samples 2` forgot the prompt: an option name is never taken as a value.
+            guard index + 1 < arguments.count, !arguments[index + 1].hasPrefix("--") else {
+              throw UsageError("option \(name) needs a value (for a value starting with --, write \(name)=VALUE)")
+            }
             index += 1
             values[name] = arguments[index]
           }
@@ -69,6 +88,19 @@ struct OptionParser {
       }
       index += 1
     }
+  }
+}
+
+extension OptionParser {
+  /// The value of the seconds option `name` (`--timeout 2.5`), or nil when absent.
+  ///
+  /// - Throws: a ``UsageError`` unless it is a number of seconds above 0 and at most an hour.
+  func seconds(_ name: String) throws(UsageError) -> Double? {
+    guard let text = values[name] else { return nil }
+    guard let seconds = Double(text), seconds > 0, seconds <= 3_600 else {
+      throw UsageError("\(name) must be seconds from 0 to 3600, not \(text)")
+    }
+    return seconds
   }
 }
 

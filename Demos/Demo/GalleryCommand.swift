@@ -10,6 +10,7 @@ import Unidirectional
 struct GalleryCommand: DemoCommand {
   static let name = "gallery"
   static let summary = "upload, open, delete and close items of the gallery, printing each navigation change"
+  static let synopsis = "demo gallery [OPTIONS]"
   static let usage = """
     --images DIR    upload the first two images of DIR (name order) instead of two drawn ones
     --out DIR       where the drawn images go (default: a new folder in the temporary directory)
@@ -33,8 +34,7 @@ struct GalleryCommand: DemoCommand {
         images = try drawImages(in: folder)
       }
     } catch let error as UsageError {
-      FileHandle.standardError.write(Data("demo gallery: \(error)\n\n\(usageText)\n".utf8))
-      return 2
+      return usageFailure(error)
     } catch {
       FileHandle.standardError.write(Data("demo gallery: \(error)\n".utf8))
       return 1
@@ -91,9 +91,6 @@ struct GalleryCommand: DemoCommand {
     return store.runningEffects.count
   }
 
-  static var usageText: String {
-    "usage: demo gallery [OPTIONS]\n" + usage.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
-  }
 }
 
 /// Plays the user of the gallery: each step sends an action, then follows the states it produces (printing

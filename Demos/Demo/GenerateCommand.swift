@@ -7,15 +7,17 @@ import Unidirectional
 struct GenerateCommand: DemoCommand {
   static let name = "generate"
   static let summary = "generate images from a prompt and save them (preview backend by default, or Karlo/OpenAI)"
+  static let synopsis = "demo generate --prompt TEXT [OPTIONS]"
   static let usage = """
     --prompt TEXT          what to draw (required)
     --negative TEXT        what to leave out
     --tags A,B             keyword tags appended to the prompt (at most 10)
     --size WxH             each side one of 512, 640, 768, 1024 (default 512x512)
     --samples N            how many images, 1 to 8 (default 1)
-    --out DIR              where to save them (default ./generated)
+    --out DIR              where to save them (default ./generated); checked before anything is generated
     --backend NAME         preview (default), karlo or openai; karlo/openai read KARLO_API_KEY / OPENAI_API_KEY
-                           from the environment or ./.unidirectional.local.json or ~/.config/unidirectional/keys.json
+                           from the environment, else ./.unidirectional.local.json, else
+                           ~/.config/unidirectional/keys.json
     --base-url URL         the service's address for karlo/openai (default its public API)
     --delivery KIND        base64 (default) or url: how the service hands back images
     --timeout SECONDS      how long to wait for the service (default 120)
@@ -41,8 +43,7 @@ struct GenerateCommand: DemoCommand {
     do {
       options = try parse(arguments)
     } catch {
-      FileHandle.standardError.write(Data("demo generate: \(error)\n\n\(usageText)\n".utf8))
-      return 2
+      return usageFailure(error)
     }
 
     let client: ImageGenerationClient
@@ -109,11 +110,6 @@ struct GenerateCommand: DemoCommand {
     return 0
   }
 
-  static var usageText: String {
-    "usage: demo generate --prompt TEXT [OPTIONS]\n"
-      + usage.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
-  }
-
   /// Parses and validates `arguments` with the feature's own rules, so the store never refuses an option.
   static func parse(_ arguments: [String]) throws(UsageError) -> Options {
     let parser = try OptionParser(
@@ -160,6 +156,10 @@ struct GenerateCommand: DemoCommand {
       guard !out.isEmpty else { throw UsageError("--out can't be empty") }
       options.out = URL(fileURLWithPath: out)
     }
+    // Before any request: a paid generation must not finish only to find it has nowhere to go.
+    if let problem = FolderAccess.problem(writingInto: options.out) {
+      throw UsageError("--out \(options.out.path): the images could not be saved there: \(problem)")
+    }
     switch values["--backend"] ?? "preview" {
     case "preview": options.backend = nil
     case "karlo": options.backend = .karlo
@@ -181,12 +181,7 @@ struct GenerateCommand: DemoCommand {
       }
       options.delivery = delivery
     }
-    if let text = values["--timeout"] {
-      guard let seconds = Double(text), seconds > 0, seconds <= 3_600 else {
-        throw UsageError("--timeout must be seconds from 0 to 3600, not \(text)")
-      }
-      options.timeout = .milliseconds(Int(seconds * 1_000))
-    }
+    if let seconds = try parser.seconds("--timeout") { options.timeout = .milliseconds(Int(seconds * 1_000)) }
     return options
   }
 }
@@ -230,7 +225,15 @@ extension GenerateCommand {
       if previous?.isSaving != state.isSaving, state.isSaving { emit("saving to \(state.saveFolder.path)…") }
       for file in state.savedFiles.dropFirst(previous?.savedFiles.count ?? 0) { emit("saved: \(file.path)") }
       if previous?.saveErrorMessage != state.saveErrorMessage, let message = state.saveErrorMessage {
-        emit("save failed: \(message)")
+        // A save writes the images in order and stops at the first failure.
+        let failed = state.savedFiles.count - (previous?.savedFiles.count ?? 0) + 1
+        let total = state.images.count
+        emit("save failed for image \(failed) of \(total): \(message)")
+        if failed + 1 == total {
+          emit("  image \(total) was not saved either")
+        } else if failed < total {
+          emit("  images \(failed + 1) to \(total) were not saved either")
+        }
       }
     }
 

@@ -76,6 +76,11 @@ struct ProgressBar {
     }
   }
 
+  /// `60 s`, `2.5 s`: a number of seconds for a message.
+  static func seconds(_ value: Double) -> String {
+    value == value.rounded() ? "\(Int(value)) s" : String(format: "%.1f s", value)
+  }
+
   /// `410.2 KB/s`, or `—` before any time has passed.
   static func rate(_ count: Int64, over elapsed: Duration) -> String {
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
@@ -89,22 +94,29 @@ struct ProgressBar {
 final class Console: @unchecked Sendable {
   /// Whether standard output is a terminal (progress bars redraw) or a pipe/file (plain lines).
   let isTerminal: Bool
+  /// Secrets the host holds (a bearer token): replaced by `<redacted>` in every line, should a server echo one.
+  private let secrets: [String]
   private let lock = NSLock()
   private var isRedrawing = false
 
-  /// The console on standard output.
-  init(isTerminal: Bool = isatty(STDOUT_FILENO) == 1) {
+  /// The console on standard output, never printing any of `secrets` (those of at least 8 characters: a shorter
+  /// one could not be told from ordinary words, and redacting it would garble every line).
+  init(isTerminal: Bool = isatty(STDOUT_FILENO) == 1, redacting secrets: [String] = []) {
     self.isTerminal = isTerminal
+    self.secrets = secrets.filter { $0.count >= 8 }
   }
 
-  /// Writes `text` as a line of its own (ending a bar being redrawn first).
+  /// Writes `text` as a line of its own (ending a bar being redrawn first). Lines quote outside text (a script's
+  /// failure reason, a server's message), so control characters are escaped, a huge line is shortened and known
+  /// secrets are redacted.
   func line(_ text: String) {
+    let safe = TerminalText.line(secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: "<redacted>") })
     lock.withLock {
       if isRedrawing {
         write("\n")
         isRedrawing = false
       }
-      write(text + "\n")
+      write(safe + "\n")
     }
   }
 

@@ -27,22 +27,24 @@ struct ReplayableFeature {
       return ReplayOutcome(steps: 0, divergence: nil, error: error)
     }
     let fingerprints = replay.header.fingerprintAlgorithm.map { "fingerprints \($0)" } ?? "no fingerprints"
-    print("replaying \(url.path): feature \(replay.header.feature), \(fingerprints)")
+    // The feature's name was matched against a registered one; everything else printed here comes from the log
+    // and goes through TerminalText.
+    print("replaying \(TerminalText.line(url.path)): feature \(replay.header.feature), \(fingerprints)")
     if !options.quiet {
       print("initial state:")
-      print(indented(customDump(replay.initialState)))
+      print(TerminalText.lines(indented(customDump(replay.initialState))))
     }
-    if let divergence = replay.firstDivergence { print("✗ \(divergence)") }
+    if let divergence = replay.firstDivergence { print("✗ \(TerminalText.lines(divergence.description))") }
     do {
       while let step = try replay.next() {
         if !options.quiet {
           let seconds = Double(step.time.components.seconds) + Double(step.time.components.attoseconds) / 1e18
           let time = String(format: "%.3f", seconds)
-          print("step \(step.number) · \(step.origin.rawValue) · \(time)s · \(describe(step.action))")
-          print(step.stateDiff ?? "  (no change)")
+          print("step \(step.number) · \(step.origin.rawValue) · \(time)s · \(TerminalText.line(describe(step.action)))")
+          print(step.stateDiff.map { TerminalText.lines($0) } ?? "  (no change)")
         }
         if step.matchesRecording == false, replay.firstDivergence?.number == step.number {
-          print("✗ \(replay.firstDivergence.map(String.init(describing:)) ?? "")")
+          print("✗ \(TerminalText.lines(replay.firstDivergence.map(String.init(describing:)) ?? ""))")
         }
       }
     } catch {

@@ -11,17 +11,20 @@ import Unidirectional
 struct ScanCommand: DemoCommand {
   static let name = "scan"
   static let summary = "capture → 3D model → upload, printing each state change (simulated parts unless told)"
+  static let synopsis = "demo [scan] [OPTIONS]"
   static let usage = """
     --api URL         upload the model to this backend (multipart POST URL/upload-model) instead of simulating
-    --token TOKEN     the backend's bearer token (or set UNIDIRECTIONAL_API_TOKEN); never printed
+    --token TOKEN     the backend's bearer token; never printed. Without it: UNIDIRECTIONAL_API_TOKEN, then
+                      UPLOAD_API_TOKEN (environment), then the same names in ./.unidirectional.local.json, then
+                      in ~/.config/unidirectional/keys.json
+    --timeout SECONDS with --api: how long the server may stay silent before the upload fails (default 60)
     --shots DIR       use the images in DIR (name order) as the shots instead of drawn ones
     --script FILE     play this capture script (lines of "DELAY EVENT", e.g. "200ms ready", "100ms shot")
-    --out DIR         where the shots and the model go (default: a new folder in the temporary directory)
-    --record FILE     write an action log of the run (replay it with `demo replay FILE`)
-    """
+    --out DIR         keep the shots and the model in DIR (default: a temporary folder, removed at exit)
+    """ + "\n" + RecordDestination.usage
 
-  /// The environment variable the token can come from instead of `--token`.
-  static let tokenVariable = "UNIDIRECTIONAL_API_TOKEN"
+  /// The names the bearer token is looked up under after `--token`, in order (``SecretSources``).
+  static let tokenVariables = UploadServerConfiguration.tokenVariables
 
   /// The options after parsing and validation.
   struct Options {
@@ -30,7 +33,9 @@ struct ScanCommand: DemoCommand {
     var script = CaptureSessionScript.standard()
     var scriptName = "standard script"
     var out: URL?
-    var recordURL: URL?
+    var record: RecordDestination?
+    /// What must never be printed (the token), whatever a server echoes.
+    var secrets: [String] = []
   }
 
   /// How the flow ended.
@@ -43,23 +48,24 @@ struct ScanCommand: DemoCommand {
   static func run(arguments: [String]) async -> Int32 {
     let options: Options
     do {
-      options = try parse(arguments, environment: ProcessInfo.processInfo.environment)
+      options = try parse(arguments, secrets: SecretSources())
     } catch {
-      FileHandle.standardError.write(Data("demo scan: \(error)\n\n\(usageText)\n".utf8))
-      return 2
+      return usageFailure(error)
     }
 
-    let console = Console()
+    let console = Console(redacting: options.secrets)
     let folder =
       options.out
       ?? FileManager.default.temporaryDirectory.appendingPathComponent(
         "unidirectional-scan-\(UUID().uuidString.lowercased())", isDirectory: true)
     do {
-      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      try FolderAccess.create(folder)
     } catch {
-      FileHandle.standardError.write(Data("demo scan: cannot create the folder \(folder.path)\n".utf8))
+      FileHandle.standardError.write(Data("demo scan: \(error)\n".utf8))
       return 1
     }
+    // Files the user did not ask for do not outlive the run, however it ends (Ctrl-C included: it ends here too).
+    defer { if options.out == nil { removeWorkingFolder(folder) } }
 
     let shots: CaptureShotSource = options.shotFolder.map { .folder($0) } ?? .rendered
     let prepareDependencies: (inout DependencyValues) -> Void = {
@@ -70,11 +76,11 @@ struct ScanCommand: DemoCommand {
     let initialState = ScanFeature.State(workingDirectory: folder)
     let store: Store<ScanFeature.State, ScanFeature.Action>
     var recorder: ActionRecorder?
-    if let recordURL = options.recordURL {
+    if let record = options.record {
       do {
-        recorder = try ActionRecorder(fileURL: recordURL)
+        recorder = try record.makeRecorder()
       } catch {
-        FileHandle.standardError.write(Data("demo scan: cannot record to \(recordURL.path): \(error)\n".utf8))
+        FileHandle.standardError.write(Data("demo scan: cannot record to \(record.url.path): \(error)\n".utf8))
         return 1
       }
     }
@@ -85,14 +91,21 @@ struct ScanCommand: DemoCommand {
     } else {
       store = Store(initialState: initialState, reducer: { ScanFeature() }, withDependencies: prepareDependencies)
     }
-    console.line("scan: working in \(folder.path)")
+    console.line(
+      "scan: working in \(folder.path)"
+        + (options.out == nil ? " (a temporary folder, removed at exit; --out DIR keeps the files)" : ""))
     let shotText = options.shotFolder.map { "shots from \($0.path)" } ?? "drawn shots"
     let uploadText =
       options.upload.map { "upload to \($0.apiBaseURL.absoluteString)/upload-model" } ?? "simulated upload"
     console.line("scan: capture simulator (\(options.scriptName), \(shotText)), model simulator, \(uploadText)")
 
     let interrupted = InterruptFlag()
-    let flow = Task { await drive(store, console: console) }
+    let waitingFor = options.upload.map { upload in
+      "\(upload.apiBaseURL.host ?? upload.apiBaseURL.absoluteString)"
+        + (upload.apiBaseURL.port.map { ":\($0)" } ?? "")
+        + " to answer (the upload fails after \(ProgressBar.seconds(upload.requestTimeout)) of silence)"
+    }
+    let flow = Task { await drive(store, console: console, waitingFor: waitingFor) }
     let interrupt = InterruptHandler {
       let running = store.runningEffects.filter { !$0.isCancelled }.count
       guard interrupted.set(runningEffects: running) else { return }
@@ -147,8 +160,10 @@ struct ScanCommand: DemoCommand {
 
   /// Plays the user: starts the capture, taps *Create 3D model* and *Upload* when they are offered, and returns
   /// when the upload has succeeded or something failed (or the task is cancelled).
-  static func drive(_ store: Store<ScanFeature.State, ScanFeature.Action>, console: Console) async -> Outcome {
-    var printer = ScanPrinter(console: console)
+  static func drive(
+    _ store: Store<ScanFeature.State, ScanFeature.Action>, console: Console, waitingFor: String?
+  ) async -> Outcome {
+    var printer = ScanPrinter(console: console, waitingFor: waitingFor)
     var tappedCreateModel = false
     var tappedUpload = false
     let states = store.states
@@ -193,31 +208,49 @@ struct ScanCommand: DemoCommand {
     return store.runningEffects.count
   }
 
-  static var usageText: String {
-    "usage: demo [scan] [OPTIONS]\n" + usage.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
+  /// Removes the temporary working folder (a failure to do so is reported, not fatal).
+  static func removeWorkingFolder(_ folder: URL) {
+    do {
+      try FileManager.default.removeItem(at: folder)
+    } catch {
+      FileHandle.standardError.write(
+        Data("demo scan: could not remove \(folder.path): \(FileErrorReason.words(for: error))\n".utf8))
+    }
   }
 
-  /// Parses and validates `arguments`; the token may come from `environment`.
-  static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> Options {
+  /// Parses and validates `arguments`; the token may come from `secrets` (in their one order).
+  static func parse(_ arguments: [String], secrets: SecretSources) throws(UsageError) -> Options {
     let parser = try OptionParser(
-      arguments, valueOptions: ["--api", "--token", "--shots", "--script", "--out", "--record"])
+      arguments, valueOptions: ["--api", "--token", "--timeout", "--shots", "--script", "--out", "--record"],
+      flagOptions: [RecordDestination.forceFlag])
     guard parser.positional.isEmpty else { throw UsageError("unexpected argument \(parser.positional[0])") }
     let values = parser.values
     var options = Options()
 
-    let token = values["--token"] ?? environment[tokenVariable]
     if let api = values["--api"] {
       guard let url = URL(string: api), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
         url.host != nil
       else {
         throw UsageError("--api must be an http or https URL, not \(api)")
       }
-      guard let token, !token.isEmpty else {
-        throw UsageError("--api needs a token: pass --token or set \(tokenVariable)")
+      let token: SecretSources.Found?
+      do {
+        token = try secrets.value(for: tokenVariables, explicit: (values["--token"], "--token"))
+      } catch {
+        throw UsageError("--api: cannot read the token: \(error)")
       }
-      options.upload = UploadServerConfiguration(apiBaseURL: url, token: BearerToken(token))
-    } else if values["--token"] != nil {
-      throw UsageError("--token needs --api")
+      guard let token else {
+        let places = secrets.places(for: tokenVariables, explicitOption: "--token")
+        throw UsageError("--api needs a token: \(places.joined(separator: ", or "))")
+      }
+      var upload = UploadServerConfiguration(apiBaseURL: url, token: BearerToken(token.value))
+      options.secrets = [token.value]
+      if let seconds = try parser.seconds("--timeout") { upload.requestTimeout = seconds }
+      options.upload = upload
+    } else {
+      for option in ["--token", "--timeout"] where values[option] != nil {
+        throw UsageError("\(option) needs --api")
+      }
     }
 
     if let path = values["--script"] {
@@ -248,10 +281,7 @@ struct ScanCommand: DemoCommand {
       guard !out.isEmpty else { throw UsageError("--out can't be empty") }
       options.out = URL(fileURLWithPath: out, isDirectory: true)
     }
-    if let record = values["--record"] {
-      guard !record.isEmpty else { throw UsageError("--record can't be empty") }
-      options.recordURL = URL(fileURLWithPath: record)
-    }
+    options.record = try RecordDestination(parser)
     return options
   }
 }

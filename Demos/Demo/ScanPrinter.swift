@@ -9,10 +9,14 @@ struct ScanPrinter {
   private var modelBar: ProgressBar
   private var uploadBar: ProgressBar
   private var uploadStart: ContinuousClock.Instant?
+  private let waitingFor: String?
+  private var saidWaiting = false
 
-  /// A printer writing to `console`.
-  init(console: Console) {
+  /// A printer writing to `console`; `waitingFor` (`127.0.0.1:8000 to answer (…)`) is said once every byte of a
+  /// live upload is sent, so a silent server is not a bar stuck at 100%.
+  init(console: Console, waitingFor: String? = nil) {
     self.console = console
+    self.waitingFor = waitingFor
     self.modelBar = ProgressBar(label: "model", console: console)
     self.uploadBar = ProgressBar(label: "upload", console: console)
   }
@@ -95,6 +99,7 @@ struct ScanPrinter {
       if uploadStart == nil || !(last?.upload.isLoading ?? false) {
         uploadStart = now
         uploadBar = ProgressBar(label: "upload", console: console)
+        saidWaiting = false
         console.line("upload: Uploading to server...")
       }
       let elapsed = uploadStart.map { $0.duration(to: now) } ?? .zero
@@ -102,6 +107,10 @@ struct ScanPrinter {
         fraction: progress.totalBytes > 0 ? progress.fractionCompleted : 0,
         detail: "\(ProgressBar.bytes(progress.completedBytes)) / \(ProgressBar.bytes(progress.totalBytes))  "
           + "\(progress.percent)%  \(ProgressBar.rate(progress.completedBytes, over: elapsed))")
+      if let waitingFor, !saidWaiting, progress.totalBytes > 0, progress.completedBytes >= progress.totalBytes {
+        saidWaiting = true
+        console.line("upload: all \(ProgressBar.bytes(progress.totalBytes)) sent; waiting for \(waitingFor)")
+      }
     case let .success(ids):
       if case let .uploading(progress)? = last?.upload.status {
         let elapsed = uploadStart.map { $0.duration(to: .now) } ?? .zero

@@ -1,15 +1,22 @@
 import Foundation
 
 // The headless demo host. `swift run demo [COMMAND] [OPTIONS]`; with no command it runs the default flow on
-// built-in defaults. Invalid options print usage and exit 2.
+// built-in defaults. `--help` prints the usage (of the command, after one) and exits 0; invalid options print the
+// usage and exit 2.
 
 let commands: [any DemoCommand.Type] = [
   ScanCommand.self, CounterCommand.self, GenerateCommand.self, GalleryCommand.self, ReplayCommand.self,
+  AnalyzeCommand.self, UploadCommand.self,
 ]
 let defaultCommand: any DemoCommand.Type = ScanCommand.self
+let helpFlags: Set<String> = ["--help", "-h"]
+
+// A file-size limit (`ulimit -f`) reached while writing is a write error the host reports with the file's name,
+// not a signal that kills it mid-file.
+signal(SIGXFSZ, SIG_IGN)
 
 var arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "--help" || arguments.first == "-h" || arguments.first == "help" {
+if let first = arguments.first, helpFlags.contains(first) || first == "help" {
   print(DemoUsage.text(commands: commands, default: defaultCommand))
   exit(0)
 }
@@ -20,5 +27,9 @@ if let first = arguments.first, !first.hasPrefix("-") {
   }
   command = named
   arguments.removeFirst()
+}
+if arguments.contains(where: helpFlags.contains) {
+  print(command.usageText)
+  exit(0)
 }
 exit(await command.run(arguments: arguments))

@@ -19,7 +19,9 @@ Scenarios are chosen by the base URL's path prefix, so parallel tests never shar
 
   run=ID            tag the requests of one test (see /_mock/requests)
   fault=NAME        bad-request (400, message=TEXT), unauthorized (401), forbidden (403), echo-key (401 whose
-                    message quotes the key received), rate-limit (429, Retry-After from retry-after=N),
+                    message quotes the key received), redirect-foreign (307 to http://localhost:PORT/run=ID/foreign,
+                    another origin, which records what reaches it as api "foreign"), rate-limit (429, Retry-After
+                    from retry-after=N),
                     server-error (status=5xx, default 500), malformed-json, wrong-shape, bad-base64,
                     not-an-image, image-url-404, image-url-html
   delay-ms=N        wait N ms (at most 30000) before answering; a client that disconnects meanwhile is logged
@@ -136,6 +138,7 @@ class Handler(BaseHTTPRequestHandler):
             self.state.record({
                 "run": options.get("run", ""), "api": "image", "method": "GET",
                 "hasAuthorization": self.headers.get("Authorization") is not None,
+                "userAgent": self.headers.get("User-Agent"),
             })
             with self.state.lock:
                 data = self.state.images.get(match.group(1))
@@ -155,7 +158,17 @@ class Handler(BaseHTTPRequestHandler):
             return self.karlo(options, raw)
         if rest == OPENAI_PATH:
             return self.openai(options, raw)
+        if rest == "/foreign":
+            return self.foreign(options, len(raw))
         self.send_json(404, {"msg": f"no route for POST {parsed.path}"})
+
+    def foreign(self, options: dict[str, str], received: int) -> None:
+        """Stands for another host (reached as `localhost`, another origin than 127.0.0.1): records what came."""
+        self.state.record({
+            "run": options.get("run", ""), "api": "foreign", "method": self.command,
+            "hasAuthorization": self.headers.get("Authorization") is not None, "bytesReceived": received,
+        })
+        self.send_json(200, {"msg": "foreign host"})
 
     @staticmethod
     def split_prefix(path: str) -> tuple[dict[str, str], str]:
@@ -296,12 +309,17 @@ class Handler(BaseHTTPRequestHandler):
             "run": options.get("run", ""), "api": api, "method": "POST",
             "authorized": authorization == f"{scheme} {key}",
             "contentType": self.headers.get("Content-Type"),
+            "userAgent": self.headers.get("User-Agent"),
             "body": body,
         })
         if not self.wait(options):
             self.state.record({"run": options.get("run", ""), "api": api, "event": "client-disconnected"})
             return
         fault = options.get("fault", "")
+        if fault == "redirect-foreign":
+            port = self.server.server_address[1]
+            location = f"http://localhost:{port}/run={options.get('run', '')}/foreign"
+            return self.send_bytes(307, b"", "text/plain", {"Location": location})
         if fault == "echo-key":
             received = authorization.partition(" ")[2]
             return error(401, f"Incorrect API key provided: {received}")

@@ -177,6 +177,71 @@ def test_presign_rejects_non_json(http, stack):
     assert "JSON" in r.json()["message"]
 
 
+def _raw_request(stack, head: str, body: bytes = b"", timeout: float = 5.0) -> bytes:
+    """Send ``head`` (request line and headers, no blank line) and ``body`` over a plain socket; return what the
+    server answers before it closes or ``timeout`` seconds pass without a byte."""
+    parsed = urlparse(stack.api)
+    with socket.create_connection((parsed.hostname, parsed.port), timeout=timeout) as sock:
+        sock.sendall(f"{head}\r\nHost: {parsed.netloc}\r\nConnection: close\r\n\r\n".encode() + body)
+        answer = b""
+        try:
+            while chunk := sock.recv(65536):
+                answer += chunk
+        except socket.timeout:
+            pass
+    return answer
+
+
+def test_presign_refuses_a_large_declared_body_before_reading_it(stack):
+    # 20 MB promised, nothing sent: the answer can only come from the Content-Length alone.
+    started = time.monotonic()
+    answer = _raw_request(
+        stack,
+        f"POST /presigned-urls HTTP/1.1\r\nAuthorization: Bearer {stack.token}\r\n"
+        "Content-Type: application/json\r\nContent-Length: 20000000",
+    )
+    assert answer.startswith(b"HTTP/1.1 413 "), answer[:200]
+    assert answer.endswith(b'{"message":"request body too large (limit 65536 bytes)"}'), answer[-200:]
+    assert time.monotonic() - started < 4, "answered without waiting for the body"
+
+
+def test_presign_refuses_a_large_chunked_body(http, stack):
+    def chunks():
+        yield b'{"items": ['
+        for _ in range(2000):
+            yield b'{"filename": "' + b"a" * 60 + b'.jpg", "contentType": "image/jpeg", "mediaType": "profile"},'
+        yield b"{}]}"
+
+    r = http.post(f"{stack.api}/presigned-urls", data=chunks(),
+                  headers={**stack.auth, "Content-Type": "application/json"}, timeout=TIMEOUT)
+    assert r.status_code == 413, r.text
+    assert r.json() == {"message": "request body too large (limit 65536 bytes)"}
+
+
+def test_a_client_hanging_up_mid_upload_is_one_log_line_not_a_traceback(stack, sandbox):
+    before = snapshot(sandbox)
+    log_start = stack.log_path.stat().st_size
+    head = (
+        f"POST /upload-model HTTP/1.1\r\nAuthorization: Bearer {stack.token}\r\n"
+        "Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 100000"
+    )
+    part = b'--b\r\nContent-Disposition: form-data; name="file"; filename="m.usdz"\r\n\r\n' + b"x" * 5000
+    _raw_request(stack, head, part, timeout=0.5)  # sends 5 KB of 100 KB, then hangs up
+
+    def new_log() -> str:
+        with open(stack.log_path, "rb") as f:
+            f.seek(log_start)
+            return f.read().decode(errors="replace")
+
+    deadline = time.monotonic() + 5
+    while "client disconnected" not in new_log() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    log = new_log()
+    assert "client disconnected during POST /upload-model before its request was complete" in log, log
+    assert "Traceback" not in log and "unhandled error" not in log, log
+    assert snapshot(sandbox) == before, "the partial upload left nothing behind"
+
+
 def test_framework_errors_use_message_shape(http, stack):
     r = http.get(f"{stack.api}/test-hooks/object", timeout=TIMEOUT)  # missing query param (FastAPI 422)
     assert r.status_code == 400

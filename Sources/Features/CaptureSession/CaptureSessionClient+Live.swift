@@ -76,11 +76,10 @@ private final class ScriptPlayer: @unchecked Sendable {
       }
       lock.withLock { folderImages = images }
     }
-    do {
-      try FileManager.default.createDirectory(at: configuration.imagesDirectory, withIntermediateDirectories: true)
+    do throws(FolderAccessError) {
+      try FolderAccess.create(configuration.imagesDirectory)
     } catch {
-      throw CaptureSessionError.cannotWriteShot(
-        path: configuration.imagesDirectory.path, reason: "the images folder cannot be created")
+      throw CaptureSessionError.cannotWriteShot(path: configuration.imagesDirectory.path, reason: error.reason)
     }
   }
 
@@ -95,7 +94,7 @@ private final class ScriptPlayer: @unchecked Sendable {
         try png.write(to: url, options: .atomic)
         return CaptureShot(number: number, fileURL: url, byteCount: Int64(png.count))
       } catch {
-        throw CaptureSessionError.cannotWriteShot(path: url.path, reason: "\(error)")
+        throw CaptureSessionError.cannotWriteShot(path: url.path, reason: FileErrorReason.words(for: error))
       }
     case .folder:
       let source = lock.withLock { folderImages?[number - 1] }
@@ -103,14 +102,22 @@ private final class ScriptPlayer: @unchecked Sendable {
         throw CaptureSessionError.failed("shot \(number) has no image in the shot folder")
       }
       let url = configuration.imagesDirectory.appendingPathComponent(name + "." + source.pathExtension.lowercased())
+      // Read, then write: a failure names the file it is about (the user's image, or the copy).
+      let data: Data
       do {
-        if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
-        try FileManager.default.copyItem(at: source, to: url)
-        let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber
-        return CaptureShot(number: number, fileURL: url, byteCount: size?.int64Value ?? 0)
-      } catch {
-        throw CaptureSessionError.cannotWriteShot(path: url.path, reason: "the image cannot be copied")
+        try CaptureShotSource.checkImage(source)  // it may have changed since the folder was listed
+        data = try RegularFile.read(source)
+      } catch let error as CaptureSessionError {
+        throw error
+      } catch let error as RegularFileError {
+        throw CaptureSessionError.unreadableShot(path: source.path, reason: error.reason)
       }
+      do {
+        try data.write(to: url, options: .atomic)
+      } catch {
+        throw CaptureSessionError.cannotWriteShot(path: url.path, reason: FileErrorReason.words(for: error))
+      }
+      return CaptureShot(number: number, fileURL: url, byteCount: Int64(data.count))
     }
   }
 }

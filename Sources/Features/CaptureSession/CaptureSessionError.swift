@@ -13,6 +13,11 @@ public enum CaptureSessionError: Error, Hashable, Sendable, Codable, CustomStrin
   case noImagesInShotFolder(path: String)
   /// The script takes more shots than the folder has images.
   case notEnoughShots(folder: String, available: Int, needed: Int)
+  /// A shot's source image (in the shot folder) cannot be read: not a regular file, or the system refused.
+  case unreadableShot(path: String, reason: String)
+  /// A shot's source image is not the image its name says: `expected` is its extension's format, `found` what its
+  /// first bytes are (nil: no image format at all).
+  case notAnImage(path: String, expected: String, found: String?)
   /// A shot could not be written to the session's images folder.
   case cannotWriteShot(path: String, reason: String)
   /// The client cannot run: an unimplemented test dependency.
@@ -38,6 +43,11 @@ public enum CaptureSessionError: Error, Hashable, Sendable, Codable, CustomStrin
     case let .notEnoughShots(folder, available, needed):
       return "The shot folder \(Self.name(folder)) has \(available) image\(available == 1 ? "" : "s"); "
         + "the session needs \(needed)."
+    case let .unreadableShot(path, reason):
+      return "Cannot read the shot image \(path): \(reason)."
+    case let .notAnImage(path, expected, found):
+      let what = found.map { "its bytes are those of \($0)" } ?? "its first bytes match no image format"
+      return "The shot image \(path) is not \(expected) image: \(what)."
     case let .cannotWriteShot(path, reason):
       return "Cannot write the shot \(Self.name(path)): \(reason)."
     case let .notConfigured(detail):

@@ -34,9 +34,6 @@ public struct ImageAPIKey: Sendable, Hashable, CustomStringConvertible, CustomDe
   /// No children, so reflection (`dump`, `Mirror`) never reaches the secret.
   public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 
-  /// Replaces every occurrence of the key in `text` (e.g. a server message that echoes it) with `<redacted>`.
-  func redact(_ text: String) -> String {
-    guard !rawValue.isEmpty else { return text }
-    return text.replacingOccurrences(of: rawValue, with: "<redacted>")
-  }
+  /// Removes the key from anything a server says (e.g. a message that echoes it).
+  var redactor: SecretRedactor { SecretRedactor(secrets: [rawValue]) }
 }

@@ -104,21 +104,12 @@ public struct ImageGenerationConfiguration: Sendable {
   }
 
   /// The config files read after the environment, first match wins: `./.unidirectional.local.json`, then
-  /// `~/.config/unidirectional/keys.json`. Both are JSON objects of strings named like the environment variables.
-  public static var defaultConfigFiles: [URL] {
-    // $HOME first (as shells and tests set it), else the account's home folder.
-    let home =
-      ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-      ?? FileManager.default.homeDirectoryForCurrentUser
-    return [
-      URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(
-        ".unidirectional.local.json"),
-      home.appendingPathComponent(".config/unidirectional/keys.json"),
-    ]
-  }
+  /// `~/.config/unidirectional/keys.json` (``SecretSources/defaultConfigFiles``). Both are JSON objects of strings
+  /// named like the environment variables.
+  public static var defaultConfigFiles: [URL] { SecretSources.defaultConfigFiles }
 
   /// Reads the key (and an optional base URL override, and `OPENAI_IMAGE_MODEL`) for `backend` from
-  /// `environment`, then from `configFiles`.
+  /// `environment`, then from `configFiles`: the order of ``SecretSources``, shared by every secret.
   ///
   /// - Throws: ``ImageGenerationError/missingAPIKey(backend:sources:)`` when no non-empty key is found,
   ///   ``ImageGenerationError/invalidConfiguration(_:)`` for an unreadable config file or a bad base URL.
@@ -128,31 +119,26 @@ public struct ImageGenerationConfiguration: Sendable {
     environment: [String: String] = ProcessInfo.processInfo.environment,
     configFiles: [URL] = defaultConfigFiles
   ) throws(ImageGenerationError) -> Self {
-    var fileValues: [[String: String]] = []
-    for file in configFiles where FileManager.default.fileExists(atPath: file.path) {
-      fileValues.append(try readConfigFile(file))
-    }
-    func value(_ name: String) -> String? {
-      if let value = environment[name], !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return value }
-      return fileValues.lazy.compactMap { $0[name] }.first {
-        !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+    let sources = SecretSources(environment: environment, configFiles: configFiles)
+    func value(_ name: String) throws(ImageGenerationError) -> String? {
+      do {
+        return try sources.value(for: [name])?.value
+      } catch {
+        throw .invalidConfiguration(error.description)
       }
     }
-    guard let rawKey = value(backend.apiKeyVariable) else {
-      throw .missingAPIKey(
-        backend: backend.description,
-        sources: ["\(backend.apiKeyVariable) in the environment"]
-          + configFiles.map { "\"\(backend.apiKeyVariable)\" in \($0.path)" })
+    guard let rawKey = try value(backend.apiKeyVariable) else {
+      throw .missingAPIKey(backend: backend.description, sources: sources.places(for: [backend.apiKeyVariable]))
     }
     var resolvedBaseURL = baseURL
-    if resolvedBaseURL == nil, let text = value(backend.baseURLVariable) {
+    if resolvedBaseURL == nil, let text = try value(backend.baseURLVariable) {
       guard let url = URL(string: text) else {
         throw .invalidConfiguration("\(backend.baseURLVariable) is not a URL")
       }
       resolvedBaseURL = url
     }
     var configuration = Self(backend: backend, apiKey: ImageAPIKey(rawKey), baseURL: resolvedBaseURL)
-    if backend == .openAI, let model = value("OPENAI_IMAGE_MODEL") { configuration.openAIModel = model }
+    if backend == .openAI, let model = try value("OPENAI_IMAGE_MODEL") { configuration.openAIModel = model }
     try configuration.validate()
     return configuration
   }
@@ -172,26 +158,5 @@ public struct ImageGenerationConfiguration: Sendable {
     var base = baseURL.absoluteString
     while base.hasSuffix("/") { base.removeLast() }
     return URL(string: base + "/" + path) ?? baseURL.appendingPathComponent(path)
-  }
-
-  private static func readConfigFile(_ file: URL) throws(ImageGenerationError) -> [String: String] {
-    let data: Data
-    do {
-      data = try Data(contentsOf: file)
-    } catch {
-      throw .invalidConfiguration("\(file.path) could not be read")
-    }
-    // The message never quotes the contents: they hold keys.
-    guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-      throw .invalidConfiguration("\(file.path) is not a JSON object")
-    }
-    var values: [String: String] = [:]
-    for (name, value) in object {
-      guard let string = value as? String else {
-        throw .invalidConfiguration("\"\(name)\" in \(file.path) is not a string")
-      }
-      values[name] = string
-    }
-    return values
   }
 }

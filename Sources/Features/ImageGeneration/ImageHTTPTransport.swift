@@ -6,7 +6,12 @@ import Foundation
 
 /// The HTTP part shared by the live backends: sends a request with a timeout, honours task cancellation, maps
 /// transport failures and error statuses to ``ImageGenerationError`` (redacting the key from anything the server
-/// says), and downloads images given as URLs.
+/// says, with the same ``SecretRedactor`` as the upload clients), and downloads images given as URLs.
+///
+/// Every request says `User-Agent: Unidirectional/<version>`. URLSession follows no redirect of an API `POST` (on
+/// Linux it would drop the body and re-send the key to any host): the 3xx comes back as
+/// ``ImageGenerationError/unexpectedStatus(_:message:)``. An image download (a `GET` without credentials) follows
+/// redirects, as CDNs use them.
 struct ImageHTTPTransport: Sendable {
   let timeout: Duration
   let apiKey: ImageAPIKey
@@ -52,12 +57,13 @@ struct ImageHTTPTransport: Sendable {
   private func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
     var request = request
     request.timeoutInterval = timeout.timeInterval
+    request.setValue(UserAgent.value, forHTTPHeaderField: "User-Agent")
     let configuration = URLSessionConfiguration.ephemeral
     configuration.timeoutIntervalForRequest = timeout.timeInterval
     configuration.timeoutIntervalForResource = max(timeout.timeInterval * 4, 60)
     configuration.httpCookieAcceptPolicy = .never
     configuration.urlCache = nil
-    let session = URLSession(configuration: configuration)
+    let session = URLSession(configuration: configuration, delegate: Self.redirectGuard, delegateQueue: nil)
     defer { session.finishTasksAndInvalidate() }
 
     let task = TaskBox()
@@ -85,17 +91,27 @@ struct ImageHTTPTransport: Sendable {
     }
   }
 
+  /// Refuses the redirects URLSession would get wrong: any for a request with a body (it would arrive empty) and any
+  /// to another origin for a request with `Authorization` (the key would go along).
+  private static let redirectGuard = RedirectDecidingDelegate { task, next in
+    let original = task.originalRequest
+    let hasBody = original?.httpMethod.map { $0 != "GET" && $0 != "HEAD" } ?? true
+    let hasCredentials = original?.value(forHTTPHeaderField: "Authorization") != nil
+    let sameOrigin = original?.url.map(Origin.init) == next.url.map(Origin.init)
+    return hasBody || (hasCredentials && !sameOrigin) ? nil : next
+  }
+
   private func map(_ error: URLError) -> ImageGenerationError {
     switch error.code {
     case .timedOut:
       return .timedOut
     case .cannotConnectToHost, .cannotFindHost, .networkConnectionLost, .notConnectedToInternet, .dnsLookupFailed,
       .secureConnectionFailed:
-      return .connectionFailed(apiKey.redact(error.localizedDescription))
+      return .connectionFailed(apiKey.redactor.serverText(error.localizedDescription))
     case .badServerResponse, .cannotParseResponse:
       return .malformedResponse("the server sent an invalid HTTP response")
     default:
-      return .connectionFailed(apiKey.redact(error.localizedDescription))
+      return .connectionFailed(apiKey.redactor.serverText(error.localizedDescription))
     }
   }
 
@@ -143,10 +159,9 @@ struct ImageHTTPTransport: Sendable {
     {
       message = text
     }
-    guard var text = message?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
-    text = apiKey.redact(text)
-    if text.count > 300 { text = String(text.prefix(300)) + "…" }
-    return text
+    guard let message else { return nil }
+    let text = apiKey.redactor.serverText(message.trimmingCharacters(in: .whitespacesAndNewlines))
+    return text.isEmpty ? nil : text
   }
 
   /// `Retry-After` as seconds: a whole number of seconds, or an HTTP date turned into seconds from now.

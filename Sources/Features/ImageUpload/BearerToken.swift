@@ -30,4 +30,7 @@ public struct BearerToken: Hashable, Sendable, CustomStringConvertible, CustomDe
 
   /// The `Authorization` header value.
   var authorizationHeader: String { "Bearer \(secret)" }
+
+  /// Removes the token from anything a server says (a server may echo it in an error).
+  var redactor: SecretRedactor { SecretRedactor(secrets: [secret]) }
 }

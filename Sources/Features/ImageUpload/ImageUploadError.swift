@@ -46,6 +46,13 @@ public enum ImageUploadError: Error, Hashable, Sendable, Codable, CustomStringCo
   case network(code: Int)
   /// The upload was cancelled before it finished.
   case cancelled
+  /// A server answered with a redirect that the client does not follow (see ``UploadHTTPTransport``'s redirect
+  /// policy): its status, where it came from and where it pointed (host and port only), and why.
+  case redirectRefused(status: Int, from: String, to: String, reason: String)
+  /// The server that answered did not get the whole file, or says it stored a different size.
+  case incompleteUpload(host: String, detail: String)
+  /// A retryable request failed `count` times (see ``RetryPolicy``); `last` is the last attempt's failure.
+  indirect case attemptsFailed(count: Int, last: ImageUploadError)
 
   /// Turns any error thrown while uploading into an `ImageUploadError`.
   ///
@@ -112,6 +119,12 @@ public enum ImageUploadError: Error, Hashable, Sendable, Codable, CustomStringCo
       return "The upload failed with network error \(code)."
     case .cancelled:
       return "The upload was cancelled."
+    case let .redirectRefused(status, from, to, reason):
+      return "\(from) redirected the upload to \(to) (HTTP \(status)); not followed: \(reason)."
+    case let .incompleteUpload(host, detail):
+      return "\(host) did not receive the whole file: \(detail)."
+    case let .attemptsFailed(count, last):
+      return "Gave up after \(count) attempts. \(last.description)"
     }
   }
 

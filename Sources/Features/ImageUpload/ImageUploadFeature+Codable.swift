@@ -21,6 +21,7 @@ extension ImageUploadFeature.Action: Codable {
     case statusCleared
     case onDisappear
     case delegate(ImageUploadFeature.Action.Delegate)
+    case analysis(PhotoAnalysisFeature.Action)
   }
 
   public init(from decoder: any Decoder) throws {
@@ -35,6 +36,7 @@ extension ImageUploadFeature.Action: Codable {
     case .statusCleared: self = .statusCleared
     case .onDisappear: self = .onDisappear
     case let .delegate(delegate): self = .delegate(delegate)
+    case let .analysis(action): self = .analysis(action)
     }
   }
 
@@ -51,6 +53,7 @@ extension ImageUploadFeature.Action: Codable {
     case .statusCleared: coded = .statusCleared
     case .onDisappear: coded = .onDisappear
     case let .delegate(delegate): coded = .delegate(delegate)
+    case let .analysis(action): coded = .analysis(action)
     }
     try coded.encode(to: encoder)
   }

@@ -9,6 +9,11 @@ import Unidirectional
 /// 3 seconds on the injected clock; a new pick or upload cancels that pending clear. ``Action/onDisappear``
 /// cancels whatever is in flight.
 ///
+/// With `State(…, analysis: PhotoAnalysisFeature.State())`, every accepted pick is also handed to an embedded
+/// ``PhotoAnalysisFeature`` that runs next to the upload: each picked image shows its originality score as soon as
+/// its metadata is read (a few kilobytes, usually before its bytes are sent), the upload never waits for it, and
+/// leaving cancels both.
+///
 /// ```swift
 /// struct ArchiveFeature: Reducer {
 ///   var body: some Reducer<State, Action> {
@@ -65,15 +70,20 @@ public struct ImageUploadFeature: Reducer {
     public var pickedImages: [PickedImage]
     /// What the user sees.
     public var status: Status
+    /// Each picked image's originality report, when the parent asked for them (nil: no analysis).
+    public var analysis: PhotoAnalysisFeature.State?
 
-    /// A feature for `mediaType` that accepts at most `maxCount` images per pick.
+    /// A feature for `mediaType` that accepts at most `maxCount` images per pick, analysing each picked photo when
+    /// `analysis` is given.
     public init(
-      maxCount: Int = 10, mediaType: MediaType, pickedImages: [PickedImage] = [], status: Status = .idle
+      maxCount: Int = 10, mediaType: MediaType, pickedImages: [PickedImage] = [], status: Status = .idle,
+      analysis: PhotoAnalysisFeature.State? = nil
     ) {
       self.maxCount = maxCount
       self.mediaType = mediaType
       self.pickedImages = pickedImages
       self.status = status
+      self.analysis = analysis
     }
 
     /// True exactly while images are being loaded or uploaded.
@@ -111,6 +121,13 @@ public struct ImageUploadFeature: Reducer {
     case onDisappear
     /// Messages for the parent.
     case delegate(Delegate)
+    /// The embedded photo analysis (only while ``State/analysis`` is set).
+    case analysis(PhotoAnalysisFeature.Action)
+
+    /// Embeds ``PhotoAnalysisFeature``'s actions.
+    public static let analysisCase = CasePath(Action.analysis) {
+      if case let .analysis(action) = $0 { action } else { nil }
+    }
 
     /// What the parent is told.
     ///
@@ -163,6 +180,7 @@ public struct ImageUploadFeature: Reducer {
         let imageLoader = imageLoader
         return .merge(
           .cancel(id: CancelID.statusClear),
+          state.analysis == nil ? .none : .send(.analysis(.photosPicked(images))),
           .run { send in
             send(.imagesLoaded(.success(try await imageLoader.load(images))))
           } catch: { error, send in
@@ -227,12 +245,15 @@ public struct ImageUploadFeature: Reducer {
 
       case .onDisappear:
         if state.isLoading { state.status = .idle }
-        return .merge(.cancel(id: CancelID.upload), .cancel(id: CancelID.statusClear))
+        return .merge(
+          .cancel(id: CancelID.upload), .cancel(id: CancelID.statusClear),
+          state.analysis == nil ? .none : .send(.analysis(.onDisappear)))
 
-      case .delegate:
+      case .delegate, .analysis:
         return .none
       }
     }
+    .ifLet(\.analysis, action: Action.analysisCase) { PhotoAnalysisFeature() }
   }
 
   /// Shows `error`, tells the parent when an upload was under way, and clears the message later.

@@ -8,8 +8,11 @@ import Unidirectional
 /// The live direct flow: one `multipart/form-data` POST (RFC 7578) of a file to the API server
 /// (`POST {api}/upload-model`, field `file`), answered with `{success, message, fileId, size, sha256}`.
 ///
-/// The body is written to a temporary file in 1 MiB chunks and uploaded from that file, so memory use does not grow
-/// with the file's size; the temporary file is removed afterwards, on failure and cancellation too.
+/// The body goes out as the part's header, the file read from disk as it is sent, and the closing boundary: memory
+/// use does not grow with the file's size. (Through URLSession — `https` — it is staged to a temporary file first,
+/// removed afterwards, on failure and cancellation too.) A 307/308 to the same origin is followed with the whole body
+/// and the token; any other redirect is refused (``RedirectPolicy/sameOrigin``). The `POST` is not retried (it is
+/// not idempotent). Success requires the server's `size` to equal the file's.
 ///
 /// ```swift
 /// let uploader = MultipartUploader(configuration: configuration)
@@ -21,7 +24,7 @@ public struct MultipartUploader: Sendable {
   public let configuration: UploadServerConfiguration
   /// The endpoint's path under the API server.
   public let endpointPath: String
-  /// Where request bodies are staged.
+  /// Where request bodies are staged when they go through URLSession.
   public let temporaryDirectory: URL
   private let transport: UploadHTTPTransport
 
@@ -35,15 +38,13 @@ public struct MultipartUploader: Sendable {
     self.configuration = configuration
     self.endpointPath = endpointPath
     self.temporaryDirectory = temporaryDirectory
-    self.transport = UploadHTTPTransport(
-      requestTimeout: configuration.requestTimeout, resourceTimeout: configuration.resourceTimeout,
-      maxConnectionsPerHost: configuration.maxConcurrentUploads)
+    self.transport = UploadHTTPTransport(configuration: configuration, stagingDirectory: temporaryDirectory)
   }
 
   /// Uploads the file at `url` as `filename` with `contentType`.
   ///
-  /// - Parameter progress: Bytes of the request body sent so far, and its size; never called after this returns.
-  ///   Pass nil when nobody watches: large uploads are faster without progress on Linux.
+  /// - Parameter progress: Bytes of the request body sent so far, and its size, at most once per percent (back to 0
+  ///   when a redirect re-sends the body); never called after this returns.
   /// - Throws: ``ImageUploadError``: `httpStatus` with the server's message for a non-2xx answer, `rejected` for
   ///   `success: false`, `unreadableFile`, `cannotConnect`, ….
   public func upload(
@@ -52,23 +53,20 @@ public struct MultipartUploader: Sendable {
     contentType: String,
     progress: (@Sendable (_ sentBytes: Int64, _ totalBytes: Int64) -> Void)? = nil
   ) async throws -> MultipartUploadReceipt {
-    _ = try UploadFile.byteCount(of: url)
+    let fileSize = try UploadFile.byteCount(of: url)
     guard UploadHTTPTransport.isSafeHeaderValue(contentType) else {
       throw ImageUploadError.invalidRequest("the content type \(contentType.debugDescription) is not valid")
     }
-    let token = UUID().uuidString.lowercased()
     let form = MultipartFormBody(
-      boundary: "unidirectional-\(token)", fieldName: "file", filename: filename, contentType: contentType)
-    let bodyFile = temporaryDirectory.appendingPathComponent("multipart-\(token).body")
-    defer { try? FileManager.default.removeItem(at: bodyFile) }
-    let bodySize = try form.write(contentsOf: url, to: bodyFile)
-    try Task.checkCancellation()
-
-    var request = transport.request("POST", configuration.endpoint(endpointPath))
-    for (name, value) in configuration.additionalHeaders { request.setValue(value, forHTTPHeaderField: name) }
-    request.setValue(form.requestContentType, forHTTPHeaderField: "Content-Type")
-    request.setValue("application/json", forHTTPHeaderField: "Accept")
-    request.setValue(configuration.token.authorizationHeader, forHTTPHeaderField: "Authorization")
+      boundary: "unidirectional-\(UUID().uuidString.lowercased())", fieldName: "file", filename: filename,
+      contentType: contentType)
+    var request = HTTPTransferRequest(method: "POST", url: configuration.endpoint(endpointPath))
+    for (name, value) in configuration.additionalHeaders { request.setHeader(name, value) }
+    request.setHeader("Content-Type", form.requestContentType)
+    request.setHeader("Accept", "application/json")
+    request.setHeader("Authorization", configuration.token.authorizationHeader)
+    request.body = form.body(for: url, size: fileSize)
+    let bodySize = request.body.length
 
     let isOpen = LockIsolated(true)
     defer { isOpen.withLock { $0 = false } }
@@ -78,8 +76,14 @@ public struct MultipartUploader: Sendable {
         isOpen.withLock { if $0 { progress(min(sent, bodySize), bodySize) } }
       }
     }
-    let (data, response) = try await transport.upload(request, fromFile: bodyFile, progress: onSent)
-    return try Self.receipt(from: data, status: response.statusCode)
+    let response = try await transport.send(request, redirects: .sameOrigin, progress: onSent)
+    let receipt = try receipt(from: response.body, status: response.status)
+    guard receipt.size == fileSize else {
+      throw ImageUploadError.incompleteUpload(
+        host: UploadHTTPTransport.hostDescription(response.url),
+        detail: "it stored \(receipt.size) of \(fileSize) bytes")
+    }
+    return receipt
   }
 
   private struct Answer: Decodable {
@@ -90,18 +94,23 @@ public struct MultipartUploader: Sendable {
     let sha256: String?
   }
 
-  private static func receipt(from data: Data, status: Int) throws -> MultipartUploadReceipt {
+  private func receipt(from data: Data, status: Int) throws -> MultipartUploadReceipt {
     guard (200..<300).contains(status) else {
-      throw ImageUploadError.httpStatus(status, message: UploadHTTPTransport.serverMessage(in: data))
+      throw ImageUploadError.httpStatus(status, message: transport.serverMessage(in: data))
     }
     guard let answer = try? JSONDecoder().decode(Answer.self, from: data) else {
       throw ImageUploadError.invalidResponse("upload-model did not return JSON {success, message, fileId, size}")
     }
-    let message = UploadHTTPTransport.sanitized(answer.message ?? "")
+    let message = transport.redactor.serverText(answer.message ?? "")
     guard answer.success == true else { throw ImageUploadError.rejected(message: message) }
     guard let fileID = answer.fileId, !fileID.isEmpty, let size = answer.size else {
       throw ImageUploadError.invalidResponse("upload-model reported success without fileId and size")
     }
-    return MultipartUploadReceipt(fileID: fileID, size: size, sha256: answer.sha256, message: message)
+    guard UploadHTTPTransport.isSafeHeaderValue(fileID), fileID.count <= 200, transport.redactor.redact(fileID) == fileID
+    else {
+      throw ImageUploadError.invalidResponse("upload-model returned an unusable fileId")
+    }
+    return MultipartUploadReceipt(
+      fileID: fileID, size: size, sha256: answer.sha256.map { transport.redactor.serverText($0) }, message: message)
   }
 }

@@ -14,6 +14,13 @@ import Unidirectional
 ///   before any byte is sent.
 /// - PUTs stream from the files (`Content-Length`, never the whole file in memory), carry exactly the signed
 ///   `Content-Type` and no `Authorization`, at most ``UploadServerConfiguration/maxConcurrentUploads`` at a time.
+/// - A PUT that fails with a 5xx (S3's `503 SlowDown`), a lost connection or a timeout is repeated under
+///   ``UploadServerConfiguration/retryPolicy``, backing off on the injected `\.clock`; a 4xx is final.
+/// - A 307/308 on the `POST` is followed only within the API server's origin (the token never goes elsewhere); on a
+///   `PUT` to any http(s) origin, re-sending the whole file (``RedirectPolicy``). Progress restarts when a body is
+///   re-sent.
+/// - A PUT counts as done only when the server that finally answered got every byte: a 2xx after the whole body
+///   was sent, and not the `ETag` of an empty object.
 /// - The first failed PUT cancels the others; a storage refusal carries the HTTP status and the S3 `<Code>`.
 ///
 /// ```swift
@@ -28,17 +35,16 @@ public struct PresignedUploader: Sendable {
   /// An uploader talking to the API server in `configuration`, with its own ephemeral URLSession.
   public init(configuration: UploadServerConfiguration) {
     self.configuration = configuration
-    self.transport = UploadHTTPTransport(
-      requestTimeout: configuration.requestTimeout, resourceTimeout: configuration.resourceTimeout,
-      maxConnectionsPerHost: configuration.maxConcurrentUploads)
+    self.transport = UploadHTTPTransport(configuration: configuration)
   }
 
   /// Uploads `items` as `mediaType` media; returns their media ids in item order.
   ///
   /// - Parameters:
   ///   - uuid: Names the files on the server (`<uuid>.<ext>`).
-  ///   - progress: Bytes sent over all PUTs, in whole-percent steps; never called after this returns. Pass nil
-  ///     when nobody watches: large uploads are faster without progress on Linux.
+  ///   - progress: Bytes sent over all PUTs, in whole-percent changes (lower when a PUT is re-sent after a retry or
+  ///     a redirect); never called after this returns. Through URLSession (`https`) a consumer makes a large upload
+  ///     slower (a delegate operation per ~48 KB); through the socket engine it costs nothing measurable.
   public func upload(
     _ items: [UploadItem],
     mediaType: MediaType,
@@ -52,12 +58,17 @@ public struct PresignedUploader: Sendable {
     }
     let targets = try await presign(items, mediaType: mediaType, uuid: uuid)
 
+    @Dependency(\.clock) var clock
     let reporter = progress.map { UploadProgressReporter(sizes: sizes, handler: $0) }
     defer { reporter?.close() }
     let transport = transport
+    let retryPolicy = configuration.retryPolicy
     _ = try await UploadConcurrency.map(count: items.count, limit: configuration.maxConcurrentUploads) { index in
       let onSent = reporter.map { reporter in { @Sendable (sent: Int64) in reporter.update(index, sentBytes: sent) } }
-      try await Self.put(items[index].fileURL, to: targets[index], transport: transport, progress: onSent)
+      try await retryPolicy.run(clock: clock) { _ in
+        try await Self.put(
+          items[index].fileURL, size: sizes[index], to: targets[index], transport: transport, progress: onSent)
+      }
       reporter?.complete(index)
     }
     return targets.map(\.mediaID)
@@ -97,20 +108,21 @@ public struct PresignedUploader: Sendable {
           filename: "\(uuid().uuidString.lowercased()).\(item.fileExtension)", contentType: item.contentType,
           mediaType: mediaType.rawValue)
       })
-    var request = transport.request("POST", configuration.endpoint("presigned-urls"))
-    for (name, value) in configuration.additionalHeaders { request.setValue(value, forHTTPHeaderField: name) }
-    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-    request.setValue("application/json", forHTTPHeaderField: "Accept")
-    request.setValue(configuration.token.authorizationHeader, forHTTPHeaderField: "Authorization")
+    var request = HTTPTransferRequest(method: "POST", url: configuration.endpoint("presigned-urls"))
+    for (name, value) in configuration.additionalHeaders { request.setHeader(name, value) }
+    request.setHeader("Content-Type", "application/json")
+    request.setHeader("Accept", "application/json")
+    request.setHeader("Authorization", configuration.token.authorizationHeader)
     do {
-      request.httpBody = try JSONEncoder().encode(body)
+      request.body = .bytes(try JSONEncoder().encode(body))
     } catch {
       throw ImageUploadError.invalidRequest("the presign request could not be encoded")
     }
 
-    let (data, response) = try await transport.send(request)
-    guard (200..<300).contains(response.statusCode) else {
-      throw ImageUploadError.httpStatus(response.statusCode, message: UploadHTTPTransport.serverMessage(in: data))
+    let response = try await transport.send(request, redirects: .sameOrigin)
+    let data = response.body
+    guard (200..<300).contains(response.status) else {
+      throw ImageUploadError.httpStatus(response.status, message: transport.serverMessage(in: data))
     }
     let decoded: PresignResponse
     do {
@@ -131,6 +143,9 @@ public struct PresignedUploader: Sendable {
       guard !item.mediaID.isEmpty else {
         throw ImageUploadError.invalidResponse("items[\(index)].mediaID is empty")
       }
+      guard item.mediaID.count <= 200, transport.redactor.serverText(item.mediaID) == item.mediaID else {
+        throw ImageUploadError.invalidResponse("items[\(index)].mediaID is not a plain identifier")
+      }
       guard UploadHTTPTransport.isSafeHeaderValue(item.contentType) else {
         throw ImageUploadError.invalidResponse("items[\(index)].contentType is not a valid header value")
       }
@@ -140,20 +155,34 @@ public struct PresignedUploader: Sendable {
 
   // MARK: PUT
 
+  /// The `ETag` S3 gives an empty object (the MD5 of no bytes).
+  private static let emptyObjectETag = "\"d41d8cd98f00b204e9800998ecf8427e\""
+
   private static func put(
     _ file: URL,
+    size: Int64,
     to target: Target,
     transport: UploadHTTPTransport,
     progress: (@Sendable (Int64) -> Void)?
   ) async throws {
-    var request = transport.request("PUT", target.uploadURL)
+    var request = HTTPTransferRequest(method: "PUT", url: target.uploadURL)
     // Exactly the signed type; no Authorization (the signature is in the URL, and S3 rejects a second one).
-    request.setValue(target.contentType, forHTTPHeaderField: "Content-Type")
-    let (data, response) = try await transport.upload(request, fromFile: file, progress: progress)
-    guard (200..<300).contains(response.statusCode) else {
+    request.setHeader("Content-Type", target.contentType)
+    request.body = HTTPRequestBody([.file(file, offset: 0, length: size)])
+    let response = try await transport.send(request, redirects: .anyOrigin, progress: progress)
+    guard (200..<300).contains(response.status) else {
       throw ImageUploadError.storageRejected(
-        status: response.statusCode, code: S3ErrorXML.field("Code", in: data),
-        message: S3ErrorXML.field("Message", in: data))
+        status: response.status,
+        code: S3ErrorXML.field("Code", in: response.body, redactor: transport.redactor),
+        message: S3ErrorXML.field("Message", in: response.body, redactor: transport.redactor))
+    }
+    let host = UploadHTTPTransport.hostDescription(response.url)
+    guard response.receivedWholeBody, response.bodyBytesSent.map({ $0 == size }) ?? true else {
+      throw ImageUploadError.incompleteUpload(
+        host: host, detail: "it answered HTTP \(response.status) after \(response.bodyBytesSent ?? 0) of \(size) bytes")
+    }
+    guard size == 0 || response.header("ETag") != emptyObjectETag else {
+      throw ImageUploadError.incompleteUpload(host: host, detail: "it stored an empty object")
     }
   }
 }

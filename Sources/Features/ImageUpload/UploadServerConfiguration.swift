@@ -21,6 +21,11 @@ public struct UploadServerConfiguration: Sendable, CustomStringConvertible {
   public var resourceTimeout: TimeInterval
   /// Extra headers for requests to the API server (e.g. a test server's fault injection); never sent to storage.
   public var additionalHeaders: [String: String]
+  /// Which HTTP engine carries the requests; ``Transport/automatic`` by default.
+  public var transport: Transport
+  /// How idempotent requests (the storage `PUT`s) are retried on 5xx, `SlowDown`, a lost connection or a timeout;
+  /// the backoff sleeps on the injected `\.clock`. ``RetryPolicy/standard`` by default.
+  public var retryPolicy: RetryPolicy
 
   /// A configuration for the API server at `apiBaseURL` with `token`.
   public init(
@@ -29,7 +34,9 @@ public struct UploadServerConfiguration: Sendable, CustomStringConvertible {
     maxConcurrentUploads: Int = 4,
     requestTimeout: TimeInterval = 60,
     resourceTimeout: TimeInterval = 3600,
-    additionalHeaders: [String: String] = [:]
+    additionalHeaders: [String: String] = [:],
+    retryPolicy: RetryPolicy = .standard,
+    transport: Transport = .automatic
   ) {
     self.apiBaseURL = apiBaseURL
     self.token = token
@@ -37,19 +44,48 @@ public struct UploadServerConfiguration: Sendable, CustomStringConvertible {
     self.requestTimeout = requestTimeout
     self.resourceTimeout = resourceTimeout
     self.additionalHeaders = additionalHeaders
+    self.retryPolicy = retryPolicy
+    self.transport = transport
   }
 
-  /// The environment variable holding the API server's base URL.
-  public static let apiURLVariable = "UPLOAD_API_URL"
-  /// The environment variable holding the bearer token.
-  public static let tokenVariable = "UPLOAD_API_TOKEN"
+  /// Which HTTP engine the live clients use.
+  ///
+  /// ```swift
+  /// var configuration = UploadServerConfiguration(apiBaseURL: api, token: token)
+  /// configuration.transport = .urlSession   // never the socket engine
+  /// ```
+  public enum Transport: Hashable, Sendable {
+    /// Plain `http://` peers on Linux through the library's own HTTP/1.1 engine (several times faster than
+    /// FoundationNetworking for large bodies); `https`, proxied hosts and Apple platforms through URLSession.
+    case automatic
+    /// Every request through URLSession.
+    case urlSession
+  }
 
-  /// Reads `UPLOAD_API_URL` and `UPLOAD_API_TOKEN`; throws ``ImageUploadError/notConfigured(_:)`` when either is
-  /// missing or the URL is not http(s).
+  /// The environment variable (or config file entry) holding the API server's base URL.
+  public static let apiURLVariable = "UPLOAD_API_URL"
+  /// The environment variable (or config file entry) holding the bearer token, after ``tokenVariables``'s first.
+  public static let tokenVariable = "UPLOAD_API_TOKEN"
+  /// Every name the bearer token is looked up under, in order: `UNIDIRECTIONAL_API_TOKEN`, then `UPLOAD_API_TOKEN`.
+  public static let tokenVariables = ["UNIDIRECTIONAL_API_TOKEN", tokenVariable]
+
+  /// Reads `UPLOAD_API_URL` and the token (``tokenVariables``) from `environment`, then from `configFiles`, in the
+  /// order every secret is resolved (``SecretSources``); throws ``ImageUploadError/notConfigured(_:)`` when either
+  /// is missing, a config file is unusable, or the URL is not http(s).
   public static func fromEnvironment(
-    _ environment: [String: String] = ProcessInfo.processInfo.environment
+    _ environment: [String: String] = ProcessInfo.processInfo.environment,
+    configFiles: [URL] = SecretSources.defaultConfigFiles
   ) throws -> UploadServerConfiguration {
-    guard let rawURL = environment[apiURLVariable], !rawURL.isEmpty else {
+    let sources = SecretSources(environment: environment, configFiles: configFiles)
+    let rawURL: String?
+    let token: String?
+    do {
+      rawURL = try sources.value(for: [apiURLVariable])?.value
+      token = try sources.value(for: tokenVariables)?.value
+    } catch {
+      throw ImageUploadError.notConfigured(error.description)
+    }
+    guard let rawURL else {
       throw ImageUploadError.notConfigured("set \(apiURLVariable) and \(tokenVariable), or pass a configuration")
     }
     guard let url = URL(string: rawURL), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
@@ -57,8 +93,9 @@ public struct UploadServerConfiguration: Sendable, CustomStringConvertible {
     else {
       throw ImageUploadError.notConfigured("\(apiURLVariable) must be an http(s) URL")
     }
-    guard let token = environment[tokenVariable], !token.isEmpty else {
-      throw ImageUploadError.notConfigured("set \(tokenVariable) to the API server's bearer token")
+    guard let token else {
+      throw ImageUploadError.notConfigured(
+        "set \(tokenVariables.joined(separator: " or ")) to the API server's bearer token")
     }
     return UploadServerConfiguration(apiBaseURL: url, token: BearerToken(token))
   }
@@ -66,7 +103,7 @@ public struct UploadServerConfiguration: Sendable, CustomStringConvertible {
   /// The configuration with the token shown as `<redacted>`.
   public var description: String {
     "UploadServerConfiguration(api: \(apiBaseURL.absoluteString), token: <redacted>, "
-      + "maxConcurrentUploads: \(maxConcurrentUploads), requestTimeout: \(requestTimeout)s)"
+      + "maxConcurrentUploads: \(maxConcurrentUploads), requestTimeout: \(requestTimeout)s, \(retryPolicy))"
   }
 
   /// The URL of the endpoint at `path` under the API server.

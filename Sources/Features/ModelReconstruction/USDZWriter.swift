@@ -35,16 +35,17 @@ public final class USDZWriter {
     self.url = url
     self.partialURL = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial")
     let manager = FileManager.default
-    do {
-      try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    do throws(FolderAccessError) {
+      try FolderAccess.create(url.deletingLastPathComponent())
     } catch {
-      throw .cannotWrite(path: url.path, reason: "its folder cannot be created")
+      throw .cannotWrite(path: url.path, reason: error.reason)
     }
     try? manager.removeItem(at: partialURL)
     guard manager.createFile(atPath: partialURL.path, contents: nil),
       let handle = try? FileHandle(forWritingTo: partialURL)
     else {
-      throw .cannotWrite(path: url.path, reason: "the file cannot be created")
+      let problem = FolderAccess.problem(writingInto: url.deletingLastPathComponent())
+      throw .cannotWrite(path: url.path, reason: problem ?? "the file cannot be created")
     }
     self.handle = handle
   }
@@ -68,7 +69,7 @@ public final class USDZWriter {
     do {
       input = try FileHandle(forReadingFrom: source)
     } catch {
-      throw .unreadableShot(path: source.path, reason: "the file cannot be opened")
+      throw .unreadableShot(path: source.path, reason: FileErrorReason.words(for: error))
     }
     defer { try? input.close() }
     let start = try beginEntry(name: name)
@@ -80,7 +81,7 @@ public final class USDZWriter {
         guard let read = try input.read(upToCount: 1 << 20), !read.isEmpty else { break }
         chunk = read
       } catch {
-        throw .unreadableShot(path: source.path, reason: "reading it failed")
+        throw .unreadableShot(path: source.path, reason: FileErrorReason.words(for: error))
       }
       crc.update(chunk)
       size += UInt64(chunk.count)
@@ -137,7 +138,8 @@ public final class USDZWriter {
       if manager.fileExists(atPath: url.path) { try manager.removeItem(at: url) }
       try manager.moveItem(at: partialURL, to: url)
     } catch {
-      throw .cannotWrite(path: url.path, reason: "the finished archive cannot be moved into place")
+      throw .cannotWrite(
+        path: url.path, reason: "the finished archive cannot be moved into place: \(FileErrorReason.words(for: error))")
     }
     isFinished = true
     return Int64(offset)
@@ -203,7 +205,7 @@ public final class USDZWriter {
       try handle?.write(contentsOf: patch)
       try handle?.seek(toOffset: offset)
     } catch {
-      throw .cannotWrite(path: url.path, reason: "writing failed")
+      throw .cannotWrite(path: url.path, reason: FileErrorReason.words(for: error))
     }
     entries.append(
       USDZArchive.Entry(
@@ -215,7 +217,7 @@ public final class USDZWriter {
     do {
       try handle.write(contentsOf: data)
     } catch {
-      throw .cannotWrite(path: url.path, reason: "writing failed (is the disk full?)")
+      throw .cannotWrite(path: url.path, reason: FileErrorReason.words(for: error))
     }
     offset += UInt64(data.count)
   }

@@ -257,7 +257,12 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
       effect = reduce(next, origin: .received, context: context)
     }
     if effect.isNone && !flags.pointee.hasQueued {
-      return endBatch(Batch(), context: context)
+      // Nothing was started and nothing is queued: no bookkeeping to hand out (and nothing to allocate).
+      let notify = flags.pointee.isObserved
+      if flags.pointee.hasStreams { yieldToStreams() }
+      release(context)
+      if notify { observationHook?() }
+      return StoreTask()
     }
     var batch = Batch()
     var work: [Work] = [.start(effect, startedBy: action, cancelIDs: [], cause: cause, list: 0, reduction: 0)]
@@ -359,9 +364,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
       mutable.pointee.queue.removeAll()
       flags.pointee.hasQueued = false
     }
-    if flags.pointee.hasStreams {
-      for subscriber in mutable.pointee.streams.values { subscriber.yield(state.pointee) }
-    }
+    if flags.pointee.hasStreams { yieldToStreams() }
     let notify = flags.pointee.isObserved
     release(context)
     for cancel in batch.cancellations { cancel() }
@@ -369,6 +372,11 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     for deferred in dropped { deferred.resolve([]) }
     if notify { observationHook?() }
     return StoreTask(records: batch.lists[0])
+  }
+
+  /// Hands the state to every `states` subscriber: once per batch. Call with the lock held.
+  private func yieldToStreams() {
+    for subscriber in mutable.pointee.streams.values { subscriber.yield(state.pointee) }
   }
 
   // MARK: Effects

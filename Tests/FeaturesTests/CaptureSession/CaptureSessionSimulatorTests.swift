@@ -62,9 +62,11 @@ final class CaptureSessionSimulatorTests: XCTestCase {
     let source = folder.appendingPathComponent("photos", isDirectory: true)
     try FileManager.default.createDirectory(
       at: source.appendingPathComponent("nested.jpg"), withIntermediateDirectories: true)
-    for (name, bytes) in [("b.JPG", 3), ("a.png", 2), ("c.heic", 4), (".hidden.png", 1), ("notes.txt", 5)] {
-      try Data(repeating: UInt8(bytes), count: bytes).write(to: source.appendingPathComponent(name))
-    }
+    let contents: [String: Data] = [
+      "a.png": Data(PNGEncoder.signature + [2, 2]), "b.JPG": Data([0xFF, 0xD8, 0xFF, 3]),
+      "c.heic": Data([0, 0, 0, 24] + Array("ftypheic".utf8) + [4]), ".hidden.png": Data([1]), "notes.txt": Data([5]),
+    ]
+    for (name, data) in contents { try data.write(to: source.appendingPathComponent(name)) }
     let images = try CaptureShotSource.images(in: source)
     XCTAssertEqual(images.map(\.lastPathComponent), ["a.png", "b.JPG", "c.heic"])
 
@@ -75,15 +77,15 @@ final class CaptureSessionSimulatorTests: XCTestCase {
       if case let .shotCaptured(shot) = event { return shot } else { return nil }
     }
     XCTAssertEqual(shots.map(\.fileURL.lastPathComponent), ["shot-001.png", "shot-002.jpg", "shot-003.heic"])
-    XCTAssertEqual(shots.map(\.byteCount), [2, 3, 4])
-    XCTAssertEqual(
-      try shots.map { try Data(contentsOf: $0.fileURL) }, [Data([2, 2]), Data([3, 3, 3]), Data([4, 4, 4, 4])])
+    let expected = ["a.png", "b.JPG", "c.heic"].compactMap { contents[$0] }
+    XCTAssertEqual(shots.map(\.byteCount), expected.map { Int64($0.count) })
+    XCTAssertEqual(try shots.map { try Data(contentsOf: $0.fileURL) }, expected)
   }
 
   func testAFolderWithTooFewImagesFailsBeforeAnyEvent() async throws {
     let source = folder.appendingPathComponent("photos", isDirectory: true)
     try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
-    try Data([1]).write(to: source.appendingPathComponent("only.jpg"))
+    try Data([0xFF, 0xD8, 0xFF, 1]).write(to: source.appendingPathComponent("only.jpg"))
     do {
       let (events, _) = try await collect(.simulator(script: .standard(shotCount: 2), shots: .folder(source)))
       XCTFail("expected an error, got \(events)")
@@ -115,6 +117,51 @@ final class CaptureSessionSimulatorTests: XCTestCase {
     }
   }
 
+  /// A shot folder's files are checked before any shot: a named pipe would block the session forever, a text file
+  /// named `.jpg` is no image, a file that cannot be read is named in the message.
+  func testShotsThatAreNoImagesOrNoFilesAreRefusedByName() throws {
+    let source = folder.appendingPathComponent("photos", isDirectory: true)
+    try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
+    let good = source.appendingPathComponent("1.png")
+    try Data(PNGEncoder.signature + [1]).write(to: good)
+
+    let pipe = source.appendingPathComponent("2.png")
+    XCTAssertEqual(mkfifo(pipe.path, 0o644), 0)
+    XCTAssertThrowsError(try CaptureShotSource.images(in: source)) { error in
+      XCTAssertEqual(
+        error as? CaptureSessionError,
+        .unreadableShot(path: pipe.path, reason: "it is a named pipe (FIFO), not a regular file"))
+      XCTAssertEqual(
+        "\(error)", "Cannot read the shot image \(pipe.path): it is a named pipe (FIFO), not a regular file.")
+    }
+    try FileManager.default.removeItem(at: pipe)
+
+    let text = source.appendingPathComponent("3.jpg")
+    try Data("hello, I am text".utf8).write(to: text)
+    XCTAssertThrowsError(try CaptureShotSource.images(in: source)) { error in
+      XCTAssertEqual(error as? CaptureSessionError, .notAnImage(path: text.path, expected: "a JPEG", found: nil))
+      XCTAssertEqual(
+        "\(error)", "The shot image \(text.path) is not a JPEG image: its first bytes match no image format.")
+    }
+    try Data(PNGEncoder.signature + [3]).write(to: text)
+    XCTAssertThrowsError(try CaptureShotSource.images(in: source)) { error in
+      XCTAssertEqual("\(error)", "The shot image \(text.path) is not a JPEG image: its bytes are those of a PNG image.")
+    }
+    try FileManager.default.removeItem(at: text)
+
+    #if os(Linux)
+      // Readable by name, unreadable in content, even for root: reading /proc/self/mem at 0 fails with EIO.
+      let unreadable = source.appendingPathComponent("4.png")
+      try FileManager.default.createSymbolicLink(atPath: unreadable.path, withDestinationPath: "/proc/self/mem")
+      XCTAssertThrowsError(try CaptureShotSource.images(in: source)) { error in
+        XCTAssertEqual(
+          error as? CaptureSessionError, .unreadableShot(path: unreadable.path, reason: "input/output error"))
+      }
+      try FileManager.default.removeItem(at: unreadable)
+    #endif
+    XCTAssertEqual(try CaptureShotSource.images(in: source), [good])
+  }
+
   func testAnImagesFolderThatCannotBeCreatedFailsTheSession() async throws {
     let blocker = folder.appendingPathComponent("images")
     try Data([1]).write(to: blocker)  // a file where the images folder should be
@@ -124,7 +171,8 @@ final class CaptureSessionSimulatorTests: XCTestCase {
     } catch {
       XCTAssertEqual(
         error as? CaptureSessionError,
-        .cannotWriteShot(path: configuration.imagesDirectory.path, reason: "the images folder cannot be created"))
+        .cannotWriteShot(
+          path: configuration.imagesDirectory.path, reason: "\(blocker.path) is a file, not a folder"))
     }
   }
 

@@ -43,7 +43,7 @@ final class GeneratedImageStorageTests: XCTestCase {
       XCTFail("expected folderUnavailable")
     } catch {
       XCTAssertEqual(
-        error as? ImageSaveError, .folderUnavailable(path: blocker.path, reason: "a file with that name is in the way"))
+        error as? ImageSaveError, .folderUnavailable(path: blocker.path, reason: "\(blocker.path) is a file, not a folder"))
     }
   }
 }

@@ -45,14 +45,15 @@ final class UploadClientPartsTests: XCTestCase {
     try bytes.write(to: source)
     let form = MultipartFormBody(boundary: "XYZ", fieldName: "file", filename: "m.usdz", contentType: "model/x")
     let destination = folder.appendingPathComponent("body")
-    let size = try form.write(contentsOf: source, to: destination)
+    let body = form.body(for: source, size: Int64(bytes.count))
+    try body.write(to: destination)
     let written = try Data(contentsOf: destination)
-    XCTAssertEqual(Int64(written.count), size)
+    XCTAssertEqual(Int64(written.count), body.length)
     XCTAssertEqual(written, Data(form.header.utf8) + bytes + Data("\r\n--XYZ--\r\n".utf8))
     XCTAssertEqual(form.requestContentType, "multipart/form-data; boundary=XYZ")
 
     XCTAssertThrowsError(
-      try form.write(contentsOf: folder.appendingPathComponent("missing"), to: folder.appendingPathComponent("b2"))
+      try form.body(for: folder.appendingPathComponent("missing"), size: 10).write(to: folder.appendingPathComponent("b2"))
     ) {
       XCTAssertEqual(
         $0 as? ImageUploadError,
@@ -60,14 +61,14 @@ final class UploadClientPartsTests: XCTestCase {
     }
   }
 
-  func testProgressIsReportedInWholePercentStepsAndNeverAfterClose() {
+  func testProgressIsReportedInWholePercentChangesFollowsARestartAndNeverComesAfterClose() {
     let reports = Recorder<UploadProgress>()
     let reporter = UploadProgressReporter(sizes: [100, 300]) { reports.append($0) }
     reporter.update(0, sentBytes: 2)  // 0.5% → 0%
     reporter.update(0, sentBytes: 3)  // still 0%: not repeated
     reporter.update(1, sentBytes: 40)  // 43 of 400 → 10%
-    reporter.update(1, sentBytes: 20)  // backwards: ignored
-    reporter.update(0, sentBytes: 5_000)  // clamped to 100 → 140 of 400 → 35%
+    reporter.update(1, sentBytes: 20)  // transfer 1 restarted (a retry): 23 of 400 → 5%
+    reporter.update(0, sentBytes: 5_000)  // clamped to 100 → 120 of 400 → 30%
     reporter.update(7, sentBytes: 1)  // unknown index: ignored
     reporter.complete(1)  // 400 of 400
     reporter.close()
@@ -77,7 +78,8 @@ final class UploadClientPartsTests: XCTestCase {
       reports.values,
       [
         UploadProgress(completedBytes: 2, totalBytes: 400), UploadProgress(completedBytes: 43, totalBytes: 400),
-        UploadProgress(completedBytes: 140, totalBytes: 400), UploadProgress(completedBytes: 400, totalBytes: 400),
+        UploadProgress(completedBytes: 23, totalBytes: 400), UploadProgress(completedBytes: 120, totalBytes: 400),
+        UploadProgress(completedBytes: 400, totalBytes: 400),
       ])
   }
 

@@ -23,9 +23,8 @@ final class UploadClientValuesTests: XCTestCase {
   }
 
   func testTheConfigurationComesFromTheEnvironment() throws {
-    let configuration = try UploadServerConfiguration.fromEnvironment([
-      "UPLOAD_API_URL": "http://127.0.0.1:8000", "UPLOAD_API_TOKEN": "t",
-    ])
+    let configuration = try UploadServerConfiguration.fromEnvironment(
+      ["UPLOAD_API_URL": "http://127.0.0.1:8000", "UPLOAD_API_TOKEN": "t"], configFiles: [])
     XCTAssertEqual(configuration.apiBaseURL.absoluteString, "http://127.0.0.1:8000")
     XCTAssertEqual(configuration.token, BearerToken("t"))
     XCTAssertEqual(configuration.maxConcurrentUploads, 4)
@@ -33,10 +32,13 @@ final class UploadClientValuesTests: XCTestCase {
     let cases: [([String: String], String)] = [
       ([:], "set UPLOAD_API_URL and UPLOAD_API_TOKEN, or pass a configuration"),
       (["UPLOAD_API_URL": "ftp://x", "UPLOAD_API_TOKEN": "t"], "UPLOAD_API_URL must be an http(s) URL"),
-      (["UPLOAD_API_URL": "http://127.0.0.1:1"], "set UPLOAD_API_TOKEN to the API server's bearer token"),
+      (
+        ["UPLOAD_API_URL": "http://127.0.0.1:1"],
+        "set UNIDIRECTIONAL_API_TOKEN or UPLOAD_API_TOKEN to the API server's bearer token"
+      ),
     ]
     for (environment, message) in cases {
-      XCTAssertThrowsError(try UploadServerConfiguration.fromEnvironment(environment)) {
+      XCTAssertThrowsError(try UploadServerConfiguration.fromEnvironment(environment, configFiles: [])) {
         XCTAssertEqual($0 as? ImageUploadError, .notConfigured(message))
       }
     }

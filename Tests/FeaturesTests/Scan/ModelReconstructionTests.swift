@@ -141,7 +141,7 @@ final class ModelReconstructionTests: XCTestCase {
     } catch {
       XCTAssertEqual(
         error as? ModelReconstructionError,
-        .unreadableShot(path: missing.fileURL.path, reason: "the file cannot be opened"))
+        .unreadableShot(path: missing.fileURL.path, reason: "no such file or directory"))
     }
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output.deletingLastPathComponent().path), [])
 
@@ -167,7 +167,8 @@ final class ModelReconstructionTests: XCTestCase {
       XCTFail("expected an error")
     } catch {
       XCTAssertEqual(
-        error as? ModelReconstructionError, .cannotWrite(path: output.path, reason: "its folder cannot be created"))
+        error as? ModelReconstructionError,
+        .cannotWrite(path: output.path, reason: "\(blocker.path) is a file, not a folder"))
     }
   }
 

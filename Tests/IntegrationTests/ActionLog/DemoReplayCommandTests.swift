@@ -98,8 +98,90 @@ final class DemoReplayCommandTests: XCTestCase {
     let unwritable = try runDemo([
       "counter", "--record", file("no/such/folder/log.jsonl").path, "--interval", "0",
     ])
-    XCTAssertEqual(unwritable.status, 1)
-    XCTAssertTrue(unwritable.errors.hasPrefix("demo counter: cannot open action log "), unwritable.errors)
+    XCTAssertEqual(unwritable.status, 2)
+    XCTAssertTrue(
+      unwritable.errors.hasPrefix(
+        "demo counter: --record: cannot write \(file("no/such/folder/log.jsonl").path): "
+          + "the folder \(file("no/such/folder").path) does not exist\n"),
+      unwritable.errors)
+    XCTAssertEqual(unwritable.output, "", "nothing ran")
+
+    let pipe = file("pipe.jsonl")
+    XCTAssertEqual(mkfifo(pipe.path, 0o644), 0)
+    let fromPipe = try runDemo(["replay", pipe.path])
+    XCTAssertEqual(fromPipe.status, 1, "a named pipe is refused, not waited on")
+    XCTAssertEqual(
+      fromPipe.errors,
+      "demo replay: cannot open action log \(pipe.path): it is a named pipe (FIFO), not a regular file\n")
+  }
+
+  /// `--record FILE` never replaces a file silently: without `--force` the run is refused (exit 2) and the file is
+  /// left as it was; with `--force` it is replaced.
+  func testRecordRefusesAnExistingFileUnlessForced() throws {
+    let log = file("counter.jsonl")
+    try Data("precious\n".utf8).write(to: log)
+    let refused = try runDemo(["counter", "--record", log.path, "--interval", "0"])
+    XCTAssertEqual(refused.status, 2, refused.output + refused.errors)
+    XCTAssertTrue(
+      refused.errors.hasPrefix(
+        "demo counter: --record: \(log.path) already exists; pass --force to replace it, or choose another file\n"),
+      refused.errors)
+    XCTAssertTrue(refused.errors.contains("usage: demo counter [OPTIONS]"), refused.errors)
+    XCTAssertEqual(refused.output, "", "nothing ran")
+    XCTAssertEqual(try String(contentsOf: log, encoding: .utf8), "precious\n")
+
+    let forced = try runDemo(["counter", "--record", log.path, "--force", "--interval", "0"])
+    XCTAssertEqual(forced.status, 0, forced.errors)
+    XCTAssertTrue(try lines(of: log)[0].contains(#""feature":"TimerCounter""#))
+
+    let folderLog = try runDemo(["counter", "--record", folder.path, "--force", "--interval", "0"])
+    XCTAssertEqual(folderLog.status, 2)
+    XCTAssertTrue(folderLog.errors.hasPrefix("demo counter: --record: \(folder.path) is a folder, not a file"))
+    let forceAlone = try runDemo(["counter", "--force"])
+    XCTAssertEqual(forceAlone.status, 2)
+    XCTAssertTrue(forceAlone.errors.hasPrefix("demo counter: --force needs --record FILE"), forceAlone.errors)
+  }
+
+  /// A log is outside input: whatever it holds reaches the terminal quoted, shortened with its length, and with
+  /// control characters escaped — a 1 MB field is not a megabyte of error message, an escape sequence is not run.
+  func testTextFromALogIsEscapedAndShortenedInEveryMessage() throws {
+    let log = file("counter.jsonl")
+    XCTAssertEqual(try runDemo(["counter", "--record", log.path, "--to", "1", "--interval", "0"]).status, 0)
+    let recorded = try lines(of: log)
+    let huge = "\u{1B}[31m\u{1B}]0;owned\u{07}" + String(repeating: "A", count: 1_000_000)
+
+    func header(_ changes: [String: Any]) throws -> String {
+      var object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(recorded[0].utf8)) as? [String: Any])
+      object.merge(changes) { $1 }
+      return String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+    }
+    func step(_ changes: [String: Any]) throws -> String {
+      var object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(recorded[1].utf8)) as? [String: Any])
+      object.merge(changes) { $1 }
+      return String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+    }
+    let logs: [(String, [String], String)] = [
+      ("feature", [try header(["feature": huge])], "demo replay: no replayer for feature \"\\u{1B}[31m\\u{1B}]0;owned\\u{7}AAA"),
+      ("format", [try header(["format": huge])], "demo replay: line 1: not a supported action log header: format"),
+      ("origin", [recorded[0], try step(["origin": huge])], "demo replay: line 2: corrupt or truncated line:"),
+      ("action", [recorded[0], try step(["action": [huge: [:] as [String: Any]]])], "demo replay: line 2: unknown action"),
+      ("state", [try header(["initialState": ["count": huge]])], "demo replay: line 1: the initial state does not decode"),
+    ]
+    for (name, lines, start) in logs {
+      let bad = file("bad-\(name).jsonl")
+      try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: bad)
+      let result = try runDemo(["replay", bad.path])
+      XCTAssertEqual(result.status, 1, "\(name): \(result.errors)")
+      XCTAssertTrue(result.errors.hasPrefix(start), "\(name): \(result.errors.prefix(500))")
+      XCTAssertLessThan(result.errors.utf8.count, 1_000, "\(name): \(result.errors.prefix(500))")
+      XCTAssertLessThan(result.output.utf8.count, 2_000, "\(name): \(result.output.prefix(500))")
+      XCTAssertFalse(hasControlCharacters(result.errors + result.output), "\(name): \(result.errors.prefix(500))")
+      if ["feature", "format", "origin"].contains(name) {
+        XCTAssertNotNil(
+          result.errors.range(of: #"\([0-9]{6,7} (more )?characters\)"#, options: .regularExpression),
+          "\(name): the length is shown: \(result.errors)")
+      }
+    }
   }
 
   // MARK: Running the demo
@@ -113,6 +195,11 @@ final class DemoReplayCommandTests: XCTestCase {
   ) throws -> DemoProcess.Result {
     try DemoProcess.run(arguments, in: folder, file: file, line: line)
   }
+}
+
+/// Whether `text` holds a control character other than a line break (an escape sequence, a bell…).
+func hasControlCharacters(_ text: String) -> Bool {
+  text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) }
 }
 
 /// The non-empty lines of a text file.

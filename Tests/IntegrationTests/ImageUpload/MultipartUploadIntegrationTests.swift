@@ -41,6 +41,7 @@ final class MultipartUploadIntegrationTests: BackendStackTestCase {
     let peak = try XCTUnwrap(UploadIntegrationSupport.memory("VmHWM"))
     try FileManager.default.removeItem(at: file)
     XCTAssertEqual(progress.values.last, 0, "progress reaches the whole body")
+    XCTAssertLessThanOrEqual(progress.values.count, 102, "at most about one report per percent")
     return (receipt, digest.hex, peak - before)
   }
 

@@ -74,16 +74,54 @@ enum UploadIntegrationSupport {
     return try await condition()
   }
 
-  /// The upload configuration for `stack`.
+  /// The first of `states` (a store's ``Store/states``: the current state, then the state after every action)
+  /// that satisfies `condition`, or nil when none has within `timeout`. A test waits for the state it asserts, not
+  /// for a sign that it should have arrived.
+  static func firstState<State: Sendable>(
+    of states: AsyncStream<State>, timeout: Duration, where condition: @escaping @Sendable (State) -> Bool
+  ) async -> State? {
+    await withTaskGroup(of: State?.self) { group in
+      group.addTask {
+        for await state in states where condition(state) { return state }
+        return nil
+      }
+      group.addTask {
+        try? await Task.sleep(for: timeout)
+        return nil
+      }
+      let first = await group.next() ?? nil
+      group.cancelAll()
+      return first
+    }
+  }
+
+  /// The upload configuration for `stack` (or another API base URL on it).
   static func configuration(
     _ stack: BackendStack,
+    apiBaseURL: URL? = nil,
     token: String? = nil,
     headers: [String: String] = [:],
-    maxConcurrentUploads: Int = 4
+    maxConcurrentUploads: Int = 4,
+    retryPolicy: RetryPolicy = .standard,
+    transport: UploadServerConfiguration.Transport = .automatic
   ) -> UploadServerConfiguration {
     UploadServerConfiguration(
-      apiBaseURL: stack.apiURL, token: BearerToken(token ?? stack.token), maxConcurrentUploads: maxConcurrentUploads,
-      requestTimeout: 30, additionalHeaders: headers)
+      apiBaseURL: apiBaseURL ?? stack.apiURL, token: BearerToken(token ?? stack.token),
+      maxConcurrentUploads: maxConcurrentUploads, requestTimeout: 30, additionalHeaders: headers,
+      retryPolicy: retryPolicy, transport: transport)
+  }
+
+  /// Both HTTP engines: the socket engine (`.automatic` on Linux for http://) and URLSession (what https uses).
+  static let engines: [UploadServerConfiguration.Transport] = [.automatic, .urlSession]
+
+  /// `host:port` of `url`, as errors name servers.
+  static func hostPort(_ url: URL) -> String { "\(url.host ?? ""):\(url.port ?? 80)" }
+
+  /// Whether any `length`-character piece of `secret` occurs in `text` (a partly leaked secret).
+  static func containsPart(of secret: String, length: Int = 6, in text: String) -> Bool {
+    let characters = Array(secret)
+    guard characters.count >= length else { return text.contains(secret) }
+    return (0...(characters.count - length)).contains { text.contains(String(characters[$0..<($0 + length)])) }
   }
 }
 

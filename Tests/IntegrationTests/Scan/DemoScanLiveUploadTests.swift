@@ -50,6 +50,59 @@ final class DemoScanLiveUploadTests: BackendStackTestCase {
     XCTAssertFalse((result.output + result.errors).contains(stack.token))
   }
 
+  /// The token is looked for in one documented order — `--token`, `UNIDIRECTIONAL_API_TOKEN`, `UPLOAD_API_TOKEN`,
+  /// `./.unidirectional.local.json`, `~/.config/unidirectional/keys.json` — and found in each: with the right token
+  /// in one source and wrong ones in every source after it, the upload succeeds; with a wrong one first, it fails.
+  func testTheTokenIsFoundInEverySourceInTheDocumentedOrder() throws {
+    let stack = try Self.backend.stack()
+    let wrong = "wrong-\(UUID().uuidString)"
+    let sources = ["--token", "UNIDIRECTIONAL_API_TOKEN", "UPLOAD_API_TOKEN", "local file", "home file"]
+    let script = folder.appendingPathComponent("quick.script")
+    try Data("10ms ready\n10ms detecting\n10ms capturing\n10ms shot\n10ms finishing\n10ms completed\n".utf8)
+      .write(to: script)
+
+    /// Runs `demo --api` in a fresh folder (also its HOME) with `tokens` placed in those sources.
+    func upload(_ tokens: [String: String]) throws -> DemoProcess.Result {
+      let place = folder.appendingPathComponent(UUID().uuidString)
+      let config = place.appendingPathComponent(".config/unidirectional")
+      try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+      var arguments = ["--api", stack.apiURL.absoluteString, "--script", script.path]
+      var environment: [String: String] = [:]
+      for (source, token) in tokens {
+        switch source {
+        case "--token": arguments += ["--token", token]
+        case "local file":
+          try Data(#"{"UPLOAD_API_TOKEN": "\#(token)"}"#.utf8)
+            .write(to: place.appendingPathComponent(".unidirectional.local.json"))
+        case "home file":
+          try Data(#"{"UNIDIRECTIONAL_API_TOKEN": "\#(token)"}"#.utf8)
+            .write(to: config.appendingPathComponent("keys.json"))
+        default: environment[source] = token
+        }
+      }
+      let result = try DemoProcess.run(arguments, in: place, environment: environment)
+      XCTAssertFalse((result.output + result.errors).contains(stack.token), "the token is never printed")
+      XCTAssertFalse((result.output + result.errors).contains(wrong), "the token is never printed")
+      return result
+    }
+
+    for (index, source) in sources.enumerated() {
+      var tokens = [source: stack.token]
+      for later in sources.dropFirst(index + 1) { tokens[later] = wrong }
+      let result = try upload(tokens)
+      XCTAssertEqual(result.status, 0, "the token from \(source): \(result.output + result.errors)")
+      XCTAssertTrue(result.output.contains("upload: ✓ Upload complete!"), "\(source): \(result.output)")
+    }
+
+    var wrongFirst = [sources[1]: wrong]
+    for later in sources.dropFirst(2) { wrongFirst[later] = stack.token }
+    let refused = try upload(wrongFirst)
+    XCTAssertEqual(refused.status, 1, refused.output + refused.errors)
+    XCTAssertTrue(
+      refused.lines.contains("upload: ✗ Upload failed: The server answered HTTP 401: invalid or missing bearer token"),
+      refused.output)
+  }
+
   func testARefusedTokenIsAClearFailure() throws {
     let stack = try Self.backend.stack()
     let wrong = "wrong-\(UUID().uuidString)"

@@ -37,11 +37,7 @@ final class BackendStack: @unchecked Sendable {
   /// Where `/upload-model` stores files.
   let uploadDirectory: URL
 
-  private let process: Process
-  private let stdin: Pipe
-  private let logFile: URL
-  private let lock = NSLock()
-  private var isStopped = false
+  private let server: ChildServer
 
   /// The repository's root folder, found from this file's path.
   static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
@@ -52,127 +48,55 @@ final class BackendStack: @unchecked Sendable {
 
   /// Starts `python3 Demos/Backend/run_stack.py` and waits at most `readyTimeout` seconds for its JSON line.
   ///
-  /// - Parameter testHooks: Enables `/test-hooks/*` and the `X-Test-Fault` header.
-  static func start(testHooks: Bool = true, readyTimeout: TimeInterval = 20) throws -> BackendStack {
+  /// - Parameters:
+  ///   - testHooks: Enables `/test-hooks/*` and the `X-Test-Fault` header.
+  ///   - environment: Extra environment for the app (e.g. `RESUMABLE_MAX_AGE_SECONDS`).
+  ///   - apiPort: The API's port (default: a free one); a restarted stack takes its predecessor's.
+  ///   - uploadDirectory: Where uploads go (default: a temporary folder removed when the stack stops).
+  static func start(
+    testHooks: Bool = true,
+    environment extraEnvironment: [String: String] = [:],
+    apiPort: Int? = nil,
+    uploadDirectory: URL? = nil,
+    readyTimeout: TimeInterval = 20
+  ) throws -> BackendStack {
     let script = repositoryRoot.appendingPathComponent("Demos/Backend/run_stack.py")
     guard FileManager.default.fileExists(atPath: script.path) else {
       throw BackendStackError.notStarted("no run_stack.py at \(script.path)")
     }
-    let logFile = FileManager.default.temporaryDirectory
-      .appendingPathComponent("backend-stack-\(UUID().uuidString).log")
-    guard FileManager.default.createFile(atPath: logFile.path, contents: nil) else {
-      throw BackendStackError.notStarted("cannot create \(logFile.path)")
-    }
-    let log = try FileHandle(forWritingTo: logFile)
-    defer { try? log.close() }
-
-    let process = Process()
     guard TestPython.isAvailable else { throw BackendStackError.notStarted(TestPython.missingMessage) }
-    process.executableURL = TestPython.executable
-    process.arguments = [script.path] + (testHooks ? ["--test-hooks"] : [])
-    var environment = ProcessInfo.processInfo.environment
+    var environment = ProcessInfo.processInfo.environment.merging(extraEnvironment) { $1 }
     environment["PYTHONUNBUFFERED"] = "1"
     environment["NO_PROXY"] = "127.0.0.1,localhost"
     environment["no_proxy"] = "127.0.0.1,localhost"
-    process.environment = environment
-    let stdin = Pipe()
-    let stdout = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    // Moto logs every request: a file never fills up and blocks the servers the way an unread pipe would.
-    process.standardError = log
-    try process.run()
-
-    let line = readFirstLine(of: stdout.fileHandleForReading, timeout: readyTimeout)
-    func fail(_ reason: String) -> BackendStackError {
-      stop(process: process, stdin: stdin, timeout: 10)
-      let tail = (try? String(contentsOf: logFile, encoding: .utf8)).map { String($0.suffix(2_000)) } ?? ""
-      try? FileManager.default.removeItem(at: logFile)
-      return .notStarted("\(reason)\n--- run_stack.py stderr (tail) ---\n\(tail)")
-    }
-    guard let line else {
-      throw fail("run_stack.py printed no ready line within \(readyTimeout) s")
-    }
+    let (server, line) = try ChildServer.start(
+      name: "run_stack.py", executable: TestPython.executable,
+      arguments: [script.path] + (testHooks ? ["--test-hooks"] : []) + (apiPort.map { ["--api-port", String($0)] } ?? [])
+        + (uploadDirectory.map { ["--upload-dir", $0.path] } ?? []),
+      environment: environment, readyTimeout: readyTimeout)
     guard let ready = try? JSONDecoder().decode(ReadyLine.self, from: Data(line.utf8)),
       let api = URL(string: ready.api), let s3 = URL(string: ready.s3)
     else {
-      throw fail("run_stack.py printed an unexpected first line (\(line.count) characters)")
+      throw server.failure("run_stack.py printed an unexpected first line (\(line.count) characters)")
     }
     return BackendStack(
       apiURL: api, s3URL: s3, bucket: ready.bucket, token: ready.token,
-      uploadDirectory: URL(fileURLWithPath: ready.uploadDir), process: process, stdin: stdin, logFile: logFile)
+      uploadDirectory: URL(fileURLWithPath: ready.uploadDir), server: server)
   }
 
-  private init(
-    apiURL: URL, s3URL: URL, bucket: String, token: String, uploadDirectory: URL, process: Process, stdin: Pipe,
-    logFile: URL
-  ) {
+  private init(apiURL: URL, s3URL: URL, bucket: String, token: String, uploadDirectory: URL, server: ChildServer) {
     self.apiURL = apiURL
     self.s3URL = s3URL
     self.bucket = bucket
     self.token = token
     self.uploadDirectory = uploadDirectory
-    self.process = process
-    self.stdin = stdin
-    self.logFile = logFile
-  }
-
-  deinit {
-    stop()
+    self.server = server
   }
 
   /// Stops the stack: closes its stdin (it shuts its servers down and exits), then terminates it if it has not
   /// exited within `timeout` seconds, and kills it as a last resort. Safe to call more than once.
   func stop(timeout: TimeInterval = 10) {
-    let alreadyStopped = lock.withLock {
-      defer { isStopped = true }
-      return isStopped
-    }
-    guard !alreadyStopped else { return }
-    Self.stop(process: process, stdin: stdin, timeout: timeout)
-    try? FileManager.default.removeItem(at: logFile)
-  }
-
-  private static func stop(process: Process, stdin: Pipe, timeout: TimeInterval) {
-    try? stdin.fileHandleForWriting.close()
-    if waitForExit(process, timeout: timeout) { return }
-    process.terminate()
-    if waitForExit(process, timeout: 5) { return }
-    kill(process.processIdentifier, SIGKILL)
-    _ = waitForExit(process, timeout: 5)
-  }
-
-  /// Polls until `process` has exited or `timeout` seconds have passed; returns whether it exited.
-  private static func waitForExit(_ process: Process, timeout: TimeInterval) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while process.isRunning {
-      if Date() >= deadline { return false }
-      usleep(20_000)
-    }
-    return true
-  }
-
-  /// The first line written to `handle`, or nil after `timeout` seconds or at end of file.
-  private static func readFirstLine(of handle: FileHandle, timeout: TimeInterval) -> String? {
-    let result = FirstLineBox()
-    let done = DispatchSemaphore(value: 0)
-    let reader = Thread {
-      var buffer = Data()
-      while true {
-        let chunk = handle.availableData
-        if chunk.isEmpty { break }  // end of file: the process exited
-        buffer.append(chunk)
-        if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-          result.set(String(decoding: buffer[..<newline], as: UTF8.self))
-          break
-        }
-        if buffer.count > 64 * 1024 { break }
-      }
-      done.signal()
-    }
-    reader.start()
-    guard done.wait(timeout: .now() + timeout) == .success else { return nil }
-    return result.value
+    server.stop(timeout: timeout)
   }
 
   // MARK: Talking to the stack
@@ -203,6 +127,7 @@ final class BackendStack: @unchecked Sendable {
     let path: String
     let contentType: String?
     let hasAuthorization: Bool
+    let userAgent: String?
     let bytesReceived: Int
     let disconnectedEarly: Bool
     let completed: Bool
@@ -296,13 +221,4 @@ final class SharedBackendStack: @unchecked Sendable {
     }
     if case let .success(stack) = result { stack.stop() }
   }
-}
-
-/// The line read by the reader thread.
-private final class FirstLineBox: @unchecked Sendable {
-  private let lock = NSLock()
-  private var line: String?
-
-  func set(_ value: String) { lock.withLock { line = value } }
-  var value: String? { lock.withLock { line } }
 }

@@ -63,19 +63,29 @@ final class DemoProcess: @unchecked Sendable {
   private let errors = Collector()
 
   /// Starts `demo arguments` in `directory` with this process's environment minus ``clearedVariables``, with
-  /// `UNIDIRECTIONAL_CONTEXT=live`, then `environment` on top; its stdin holds `standardInput` (nothing if nil).
+  /// `UNIDIRECTIONAL_CONTEXT=live` and `HOME` set to `directory` (so a developer's
+  /// `~/.config/unidirectional/keys.json` never reaches a test), then `environment` on top; its stdin holds
+  /// `standardInput` (nothing if nil). With `fileSizeLimit` (bytes, a multiple of 512) it runs under that limit
+  /// (`ulimit -f`): a write past it fails as on a full disk.
   init(
-    _ arguments: [String], in directory: URL, environment: [String: String] = [:], standardInput: Data? = nil
+    _ arguments: [String], in directory: URL, environment: [String: String] = [:], standardInput: Data? = nil,
+    fileSizeLimit: Int? = nil
   ) throws {
     guard let executable = Self.executable else {
       throw Failure(description: "the demo executable was not built next to the tests (swift build --build-tests)")
     }
-    process.executableURL = executable
-    process.arguments = arguments
+    if let fileSizeLimit {
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      process.arguments = ["-c", "ulimit -f \(fileSizeLimit / 512) && exec \"$0\" \"$@\"", executable.path] + arguments
+    } else {
+      process.executableURL = executable
+      process.arguments = arguments
+    }
     process.currentDirectoryURL = directory
     var variables = ProcessInfo.processInfo.environment
     for name in Self.clearedVariables { variables[name] = nil }
     variables["UNIDIRECTIONAL_CONTEXT"] = "live"
+    variables["HOME"] = directory.path
     variables.merge(environment) { $1 }
     process.environment = variables
     let outputPipe = Pipe()
@@ -102,9 +112,10 @@ final class DemoProcess: @unchecked Sendable {
   /// Runs `demo arguments` to its end (at most `timeout` seconds, then it is killed and the test fails).
   static func run(
     _ arguments: [String], in directory: URL, environment: [String: String] = [:], standardInput: Data? = nil,
-    timeout: TimeInterval = 60, file: StaticString = #filePath, line: UInt = #line
+    fileSizeLimit: Int? = nil, timeout: TimeInterval = 60, file: StaticString = #filePath, line: UInt = #line
   ) throws -> Result {
-    let demo = try DemoProcess(arguments, in: directory, environment: environment, standardInput: standardInput)
+    let demo = try DemoProcess(
+      arguments, in: directory, environment: environment, standardInput: standardInput, fileSizeLimit: fileSizeLimit)
     return demo.waitForExit(timeout: timeout, file: file, line: line)
   }
 

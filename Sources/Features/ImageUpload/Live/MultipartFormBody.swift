@@ -1,7 +1,7 @@
 import Foundation
 
-/// Writes a `multipart/form-data` body (RFC 7578) with one file field to a file, copying the file in 1 MiB
-/// chunks, so that a large upload never sits in memory whole.
+/// A `multipart/form-data` body (RFC 7578) with one file field, as parts the transport sends in order (the file
+/// straight from disk), so that a large upload never sits in memory whole and is never copied first.
 struct MultipartFormBody {
   /// Separates the parts; must not occur in the file (a random UUID makes that vanishingly unlikely).
   let boundary: String
@@ -15,48 +15,12 @@ struct MultipartFormBody {
   /// The request's `Content-Type` header.
   var requestContentType: String { "multipart/form-data; boundary=\(boundary)" }
 
-  /// Writes the whole body to `destination` (created, must not exist) and returns its size.
-  func write(contentsOf source: URL, to destination: URL) throws -> Int64 {
-    guard FileManager.default.createFile(atPath: destination.path, contents: nil) else {
-      throw ImageUploadError.invalidRequest("cannot create a temporary file for the request body")
-    }
-    let input: FileHandle
-    do {
-      input = try FileHandle(forReadingFrom: source)
-    } catch {
-      throw ImageUploadError.unreadableFile(path: source.path, reason: "permission denied or I/O error")
-    }
-    defer { try? input.close() }
-    let output: FileHandle
-    do {
-      output = try FileHandle(forWritingTo: destination)
-    } catch {
-      throw ImageUploadError.invalidRequest("cannot open the temporary file for the request body")
-    }
-    defer { try? output.close() }
-
-    var written: Int64 = 0
-    func emit(_ data: Data) throws {
-      do {
-        try output.write(contentsOf: data)
-      } catch {
-        throw ImageUploadError.invalidRequest("cannot write the request body to a temporary file (disk full?)")
-      }
-      written += Int64(data.count)
-    }
-    try emit(Data(header.utf8))
-    while true {
-      let chunk: Data
-      do {
-        guard let read = try input.read(upToCount: 1 << 20), !read.isEmpty else { break }
-        chunk = read
-      } catch {
-        throw ImageUploadError.unreadableFile(path: source.path, reason: "I/O error while reading")
-      }
-      try emit(chunk)
-    }
-    try emit(Data("\r\n--\(boundary)--\r\n".utf8))
-    return written
+  /// The request body for the `size`-byte file at `source`: the part's header, the file read from disk as it is
+  /// sent, and the closing boundary.
+  func body(for source: URL, size: Int64) -> HTTPRequestBody {
+    HTTPRequestBody([
+      .bytes(Data(header.utf8)), .file(source, offset: 0, length: size), .bytes(Data(trailer.utf8)),
+    ])
   }
 
   /// The boundary line and the part's headers, up to the blank line before the file's bytes.
@@ -67,6 +31,9 @@ struct MultipartFormBody {
       + "Content-Type: \(contentType)\r\n"
       + "\r\n"
   }
+
+  /// The line break ending the file's bytes and the closing boundary.
+  var trailer: String { "\r\n--\(boundary)--\r\n" }
 
   /// `value` as a quoted-string parameter the way browsers send it (WHATWG HTML): `"` → `%22`, CR → `%0D`,
   /// LF → `%0A`, so a name can neither end the parameter nor start a new header line.

@@ -4,9 +4,9 @@ import Foundation
 ///
 /// Tolerant on purpose: no XML parser, no validation; anything unexpected yields nil rather than an error.
 enum S3ErrorXML {
-  /// The text of the first `<name>…</name>` element in `body`, with the five predefined entities decoded,
-  /// trimmed and cut to 300 characters; nil when absent or empty.
-  static func field(_ name: String, in body: Data) -> String? {
+  /// The text of the first `<name>…</name>` element in `body`, with the five predefined entities decoded, as
+  /// `redactor`'s server text (secrets redacted, printable, at most 300 characters); nil when absent or empty.
+  static func field(_ name: String, in body: Data, redactor: SecretRedactor = .none) -> String? {
     let text = String(decoding: body.prefix(64 * 1024), as: UTF8.self)
     guard let open = text.range(of: "<\(name)>"),
       let close = text.range(of: "</\(name)>", range: open.upperBound..<text.endIndex)
@@ -19,9 +19,7 @@ enum S3ErrorXML {
         value = value.replacingOccurrences(of: entity, with: character)
       }
     }
-    value = value.trimmingCharacters(in: .whitespacesAndNewlines)
-    value = String(value.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init))
-    guard !value.isEmpty else { return nil }
-    return value.count > 300 ? String(value.prefix(300)) + "…" : value
+    value = redactor.serverText(value.trimmingCharacters(in: .whitespacesAndNewlines))
+    return value.isEmpty ? nil : value
   }
 }

@@ -1,90 +1,125 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
-/// The URLSession the live upload clients share per client: ephemeral (no cookies, no cache, no stored
-/// credentials), every request bounded by an idle and a total timeout, and URL errors turned into
-/// ``ImageUploadError``s that name the server by host and port only.
+/// The HTTP layer the live upload clients share per client.
+///
+/// - **Engines**: plain `http://` peers on Linux go through ``SocketHTTPEngine`` (bodies written straight from
+///   memory and files, no staging; see its notes for why); `https`, hosts behind an `http_proxy`, Apple platforms
+///   and ``UploadServerConfiguration/Transport/urlSession`` go through ``URLSessionHTTPEngine``.
+/// - **Redirects** are never followed by URLSession; ``send(_:redirects:progress:)`` follows or refuses each one by
+///   the caller's ``RedirectPolicy``, re-sending the whole body.
+/// - **Progress** is coalesced here, for every engine: at most one report per percent of the body (and one at 0 when
+///   a request starts, so a re-sent body restarts from 0).
+/// - Every request carries `User-Agent: Unidirectional/<version>` (``UserAgent``).
+/// - Failures are ``ImageUploadError``s naming servers by host and port only; text from a server goes through the
+///   ``SecretRedactor`` before it is kept anywhere.
+///
+/// ```swift
+/// let transport = UploadHTTPTransport(configuration: configuration)
+/// let response = try await transport.send(request, redirects: .sameOrigin) { sent in … }
+/// ```
 final class UploadHTTPTransport: Sendable {
-  private let session: URLSession
-  private let requestTimeout: TimeInterval
-  /// Where every transport's delegate callbacks run. Static because `OperationQueue.underlyingQueue` does not
-  /// retain it and a session can outlive its transport while its last tasks finish.
-  private static let delegateDispatchQueue = DispatchQueue(label: "Unidirectional.UploadHTTPTransport")
+  /// Removes the configuration's secrets from server text.
+  let redactor: SecretRedactor
+  private let urlSession: URLSessionHTTPEngine
+  #if canImport(Glibc)
+    private let sockets: SocketHTTPEngine?
+  #endif
 
-  init(requestTimeout: TimeInterval, resourceTimeout: TimeInterval, maxConnectionsPerHost: Int) {
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.timeoutIntervalForRequest = requestTimeout
-    configuration.timeoutIntervalForResource = resourceTimeout
-    configuration.httpMaximumConnectionsPerHost = max(1, maxConnectionsPerHost)
-    configuration.httpCookieStorage = nil
-    configuration.httpShouldSetCookies = false
-    configuration.urlCache = nil
-    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-    // Progress callbacks go through the delegate queue, one operation per ~48 KB sent. An OperationQueue on a
-    // serial dispatch queue measured ~15% faster for a 200 MB upload than the default queue on Linux.
-    let delegateQueue = OperationQueue()
-    delegateQueue.name = "Unidirectional.UploadHTTPTransport"
-    delegateQueue.maxConcurrentOperationCount = 1
-    delegateQueue.underlyingQueue = Self.delegateDispatchQueue
-    self.session = URLSession(configuration: configuration, delegate: nil, delegateQueue: delegateQueue)
-    self.requestTimeout = requestTimeout
+  init(
+    requestTimeout: TimeInterval,
+    resourceTimeout: TimeInterval,
+    maxConnectionsPerHost: Int,
+    transport: UploadServerConfiguration.Transport = .automatic,
+    stagingDirectory: URL = FileManager.default.temporaryDirectory,
+    redactor: SecretRedactor = .none
+  ) {
+    self.redactor = redactor
+    self.urlSession = URLSessionHTTPEngine(
+      requestTimeout: requestTimeout, resourceTimeout: resourceTimeout, maxConnectionsPerHost: maxConnectionsPerHost,
+      stagingDirectory: stagingDirectory)
+    #if canImport(Glibc)
+      self.sockets =
+        transport == .automatic ? SocketHTTPEngine(idleTimeout: requestTimeout, totalTimeout: resourceTimeout) : nil
+    #endif
   }
 
-  deinit {
-    session.finishTasksAndInvalidate()
+  /// The transport for `configuration`'s timeouts, engine choice and secrets.
+  convenience init(configuration: UploadServerConfiguration, stagingDirectory: URL? = nil) {
+    self.init(
+      requestTimeout: configuration.requestTimeout, resourceTimeout: configuration.resourceTimeout,
+      maxConnectionsPerHost: configuration.maxConcurrentUploads, transport: configuration.transport,
+      stagingDirectory: stagingDirectory ?? FileManager.default.temporaryDirectory,
+      redactor: configuration.token.redactor)
   }
 
-  /// A request to `url` with the transport's timeout, no cookies and no cache.
-  func request(_ method: String, _ url: URL) -> URLRequest {
-    var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: requestTimeout)
-    request.httpMethod = method
-    request.httpShouldHandleCookies = false
-    return request
-  }
-
-  /// Sends `request` (with its in-memory body) and returns the response body and status.
-  func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-    do {
-      let (data, response) = try await session.data(for: request)
-      return (data, try Self.httpResponse(response))
-    } catch {
-      throw Self.mapped(error, for: request)
-    }
-  }
-
-  /// Sends `request` with the contents of `file` as its body, streamed from disk with a real `Content-Length`;
-  /// `progress` gets the total bytes sent so far.
+  /// Sends `request` and returns the final response, following the redirects `redirects` allows.
   ///
-  /// Without `progress` the task has no delegate: on Linux every `didSendBodyData` is an operation on the
-  /// session's delegate queue (one per ~48 KB), which makes a large upload about 1.4× slower.
-  func upload(
-    _ request: URLRequest,
-    fromFile file: URL,
-    progress: (@Sendable (Int64) -> Void)?
-  ) async throws -> (Data, HTTPURLResponse) {
+  /// - Parameter progress: Body bytes sent by the request in flight, at most once per percent; it restarts at 0
+  ///   when a redirect re-sends the body.
+  /// - Throws: ``ImageUploadError`` (``ImageUploadError/redirectRefused(status:from:to:reason:)`` for a redirect the
+  ///   policy refuses), or `CancellationError`.
+  func send(
+    _ request: HTTPTransferRequest,
+    redirects: RedirectPolicy,
+    progress: (@Sendable (Int64) -> Void)? = nil
+  ) async throws -> HTTPTransferResponse {
+    var original = request
+    original.setHeader("User-Agent", UserAgent.value)
+    var current = original
+    var followed = 0
+    while true {
+      let throttle = progress.map { ProgressThrottle(total: current.body.length, report: $0) }
+      let onSent = throttle.map { throttle in { @Sendable (sent: Int64) in throttle.sent(sent) } }
+      let response = try await send(current, progress: onSent)
+      let next: HTTPTransferRequest?
+      do {
+        next = try redirects.follow(
+          status: response.status, location: response.header("Location"), after: current, original: original,
+          redirects: followed)
+      } catch let ImageUploadError.redirectRefused(status, from, to, reason) {
+        throw ImageUploadError.redirectRefused(
+          status: status, from: redactor.serverText(from), to: redactor.serverText(to), reason: reason)
+      }
+      guard let next else { return response }
+      current = next
+      followed += 1
+    }
+  }
+
+  /// One request through the engine for its URL, no redirect followed.
+  private func send(
+    _ request: HTTPTransferRequest, progress: (@Sendable (Int64) -> Void)?
+  ) async throws -> HTTPTransferResponse {
     do {
-      let delegate = progress.map(UploadTaskProgressDelegate.init(progress:))
-      let (data, response) = try await session.upload(for: request, fromFile: file, delegate: delegate)
-      return (data, try Self.httpResponse(response))
+      #if canImport(Glibc)
+        if let sockets, request.url.scheme?.lowercased() == "http",
+          !Self.proxyApplies(to: request.url.host ?? "", environment: ProcessInfo.processInfo.environment)
+        {
+          return try await sockets.send(request, progress: progress)
+        }
+      #endif
+      return try await urlSession.send(request, progress: progress)
     } catch {
-      throw Self.mapped(error, for: request)
+      if Task.isCancelled || error is CancellationError { throw CancellationError() }
+      throw ImageUploadError(error, host: Self.hostDescription(request.url))
     }
   }
 
-  private static func httpResponse(_ response: URLResponse) throws -> HTTPURLResponse {
-    guard let http = response as? HTTPURLResponse else {
-      throw ImageUploadError.invalidResponse("not an HTTP response")
+  /// Whether `environment` sends requests to `host` through a proxy (`http_proxy`/`all_proxy`, any case, minus
+  /// `no_proxy`): such requests go through URLSession, which knows proxies.
+  static func proxyApplies(to host: String, environment: [String: String]) -> Bool {
+    let proxies = ["http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"].compactMap { environment[$0] }
+    guard proxies.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else { return false }
+    let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+    let exclusions = (environment["no_proxy"] ?? environment["NO_PROXY"] ?? "").split(separator: ",").map {
+      $0.trimmingCharacters(in: .whitespaces).lowercased()
     }
-    return http
-  }
-
-  /// `error` as a typed upload error, or `CancellationError` when the calling task was cancelled.
-  private static func mapped(_ error: any Error, for request: URLRequest) -> any Error {
-    if Task.isCancelled { return CancellationError() }
-    return ImageUploadError(error, host: hostDescription(request.url))
+    for exclusion in exclusions where !exclusion.isEmpty {
+      if exclusion == "*" { return false }
+      let domain = exclusion.hasPrefix(".") ? String(exclusion.dropFirst()) : exclusion
+      if host == domain || host.hasSuffix("." + domain) { return false }
+    }
+    return true
   }
 
   /// `host:port` of `url`, without user info, path or query (a presigned query holds a signature).
@@ -94,44 +129,24 @@ final class UploadHTTPTransport: Sendable {
     return host
   }
 
-  /// The server's `{"message": …}`, else a short printable prefix of the body, else "".
-  static func serverMessage(in body: Data) -> String {
-    struct ErrorBody: Decodable { let message: String? }
-    if let decoded = try? JSONDecoder().decode(ErrorBody.self, from: body), let message = decoded.message {
-      return sanitized(message)
+  /// The server's `{"message": …}` (or `{"detail": …}`), else the start of the body, as ``SecretRedactor``
+  /// `serverText`: secrets redacted, printable, at most 300 characters.
+  func serverMessage(in body: Data) -> String {
+    struct ErrorBody: Decodable {
+      let message: String?
+      let detail: String?
     }
-    return sanitized(String(decoding: body.prefix(300), as: UTF8.self))
-  }
-
-  /// `text` without control characters, trimmed and at most 300 characters long.
-  static func sanitized(_ text: String) -> String {
-    let printable = String(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init))
-      .trimmingCharacters(in: .whitespaces)
-    return printable.count > 300 ? String(printable.prefix(300)) + "…" : printable
+    if let decoded = try? JSONDecoder().decode(ErrorBody.self, from: body),
+      let message = decoded.message ?? decoded.detail
+    {
+      return redactor.serverText(message)
+    }
+    // The whole start of the body is redacted before it is cut, so a secret across the cut cannot leak in part.
+    return redactor.serverText(String(decoding: body.prefix(64 * 1024), as: UTF8.self))
   }
 
   /// Whether `value` can go into an HTTP header unchanged (printable ASCII, no CR/LF).
   static func isSafeHeaderValue(_ value: String) -> Bool {
     !value.isEmpty && value.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F }
-  }
-}
-
-/// Forwards `didSendBodyData` of one upload task.
-private final class UploadTaskProgressDelegate: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-  // @unchecked: NSObject is not Sendable; the only stored property is an immutable @Sendable closure.
-  private let progress: @Sendable (Int64) -> Void
-
-  init(progress: @escaping @Sendable (Int64) -> Void) {
-    self.progress = progress
-  }
-
-  func urlSession(
-    _ session: URLSession,
-    task: URLSessionTask,
-    didSendBodyData bytesSent: Int64,
-    totalBytesSent: Int64,
-    totalBytesExpectedToSend: Int64
-  ) {
-    progress(totalBytesSent)
   }
 }

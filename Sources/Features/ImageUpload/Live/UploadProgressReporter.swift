@@ -1,6 +1,9 @@
 import Unidirectional
-/// Adds up the bytes sent by several transfers and reports whole-percent steps to a handler, never after
+/// Adds up the bytes sent by several transfers and reports whole-percent changes to a handler, never after
 /// ``close()``: the feature must not receive progress once the upload has returned.
+///
+/// A transfer's count can go down: when a body is re-sent (a retry, a followed redirect) its transfer restarts from
+/// 0, so the total shows what the requests that count have sent.
 final class UploadProgressReporter: Sendable {
   private struct Counters {
     var sent: [Int64]
@@ -21,17 +24,17 @@ final class UploadProgressReporter: Sendable {
     self.counters = LockIsolated(Counters(sent: Array(repeating: 0, count: sizes.count)))
   }
 
-  /// Transfer `index` has sent `bytes` in total (clamped to its size; never goes backwards).
+  /// Transfer `index` has sent `bytes` of its current request (clamped to its size; lower when it restarted).
   func update(_ index: Int, sentBytes bytes: Int64) {
     guard sizes.indices.contains(index) else { return }
     counters.withLock { counters in
       guard !counters.isClosed else { return }
       let clamped = min(max(bytes, 0), sizes[index])
-      guard clamped > counters.sent[index] else { return }
+      guard clamped != counters.sent[index] else { return }
       counters.sent[index] = clamped
       let completed = counters.sent.reduce(0, +)
       let progress = UploadProgress(completedBytes: completed, totalBytes: total)
-      guard progress.percent > counters.lastPercent else { return }
+      guard progress.percent != counters.lastPercent else { return }
       counters.lastPercent = progress.percent
       // Called under the lock so that no report can follow `close()`.
       handler(progress)

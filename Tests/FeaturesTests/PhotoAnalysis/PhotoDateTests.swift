@@ -1,0 +1,55 @@
+import Features
+import XCTest
+
+final class PhotoDateTests: XCTestCase {
+  func testParsesEXIFDatesWithAndWithoutOffset() {
+    XCTAssertEqual(
+      PhotoDate(exif: "2013:04:13 10:22:18"),
+      PhotoDate(year: 2013, month: 4, day: 13, hour: 10, minute: 22, second: 18))
+    XCTAssertEqual(PhotoDate(exif: "2013:04:13 10:22:18", offset: "+09:00")?.utcOffsetMinutes, 540)
+    XCTAssertEqual(PhotoDate(exif: "2013:04:13 10:22:18", offset: "-03:30")?.utcOffsetMinutes, -210)
+    XCTAssertEqual(PhotoDate(exif: "2013:04:13 10:22:18  ")?.second, 18, "trailing spaces")
+    XCTAssertEqual(PhotoDate(exif: "2024:02:29 23:59:60")?.day, 29, "leap day, leap second")
+  }
+
+  func testRejectsWhatIsNotACalendarDate() {
+    for text in [
+      "0000:00:00 00:00:00", "    :  :     :  :  ", "2013-04-13 10:22:18", "2013:04:13T10:22:18", "2013:04:13",
+      "2013:13:01 00:00:00", "2023:02:29 00:00:00", "2013:04:31 00:00:00", "2013:04:13 24:00:00",
+      "2013:04:13 10:60:00", "2013:04:13 10:22:61", "２０１３:04:13 10:22:18", "", "2013:04:13 10:22:18.123",
+    ] {
+      XCTAssertNil(PhotoDate(exif: text), text)
+    }
+  }
+
+  func testAnUnreadableOffsetIsDroppedAndTheDateKept() {
+    for offset in ["", "   :  ", "+15:00", "09:00", "+09:60", "+9:00", "Z"] {
+      let date = PhotoDate(exif: "2013:04:13 10:22:18", offset: offset)
+      XCTAssertEqual(date?.hour, 10, offset)
+      XCTAssertNil(date?.utcOffsetMinutes, offset)
+    }
+  }
+
+  func testDescriptionRoundTrips() {
+    XCTAssertEqual(PhotoDate(exif: "0987:01:02 03:04:05")?.description, "0987:01:02 03:04:05")
+    XCTAssertEqual(PhotoDate(exif: "2013:04:13 10:22:18", offset: "-03:30")?.description, "2013:04:13 10:22:18-03:30")
+  }
+
+  func testSecondsBetweenDates() throws {
+    let capture = try XCTUnwrap(PhotoDate(exif: "2012:12:31 23:59:00"))
+    XCTAssertEqual(capture.seconds(until: try XCTUnwrap(PhotoDate(exif: "2013:01:01 00:01:00"))), 120, "across a year")
+    XCTAssertEqual(capture.seconds(until: try XCTUnwrap(PhotoDate(exif: "2012:12:31 23:58:00"))), -60)
+    // Both offsets known: absolute time. 10:00+09:00 is 01:00 UTC; 02:30+01:00 is 01:30 UTC.
+    let tokyo = try XCTUnwrap(PhotoDate(exif: "2020:06:01 10:00:00", offset: "+09:00"))
+    let paris = try XCTUnwrap(PhotoDate(exif: "2020:06:01 02:30:00", offset: "+01:00"))
+    XCTAssertEqual(tokyo.seconds(until: paris), 1_800)
+    // One offset missing: the wall clocks are compared.
+    XCTAssertEqual(tokyo.seconds(until: try XCTUnwrap(PhotoDate(exif: "2020:06:01 10:00:30"))), 30)
+  }
+
+  func testWallClockSecondsMatchTheUnixEpoch() throws {
+    XCTAssertEqual(try XCTUnwrap(PhotoDate(exif: "1970:01:01 00:00:00")).wallClockSeconds, 0)
+    XCTAssertEqual(try XCTUnwrap(PhotoDate(exif: "2000:03:01 00:00:00")).wallClockSeconds, 951_868_800)
+    XCTAssertEqual(try XCTUnwrap(PhotoDate(exif: "1900:01:01 00:00:00")).wallClockSeconds, -2_208_988_800)
+  }
+}

@@ -1,0 +1,23 @@
+import Features
+import Foundation
+import Testing
+
+/// The README's "Resumable uploads" snippet, kept compiling: against a server that is not there it fails with a
+/// typed error instead of hanging or trapping.
+@Suite struct ResumableReadmeSnippet {
+  @Test func theSnippetCompilesAndFailsCleanlyWithoutAServer() async throws {
+    let api = URL(string: "http://127.0.0.1:9")!  // the discard port: nothing listens there
+    let token = BearerToken("token")
+    let scan = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString).usdz")
+    try Data("scan".utf8).write(to: scan)
+    defer { try? FileManager.default.removeItem(at: scan) }
+
+    let uploader = ResumableUploader(
+      configuration: ResumableUploadConfiguration(endpoint: api.appendingPathComponent("resumable-uploads"), token: token))
+    await #expect(throws: ResumableUploadError.transfer(.cannotConnect(host: "127.0.0.1:9"))) {
+      _ = try await uploader.upload(ResumableUploadFile(url: scan, filename: "scan.usdz")) { event in
+        print(event)  // .created(resource), .progress(…), .resuming(offset:attempt:), or .plainUpload
+      }
+    }
+  }
+}

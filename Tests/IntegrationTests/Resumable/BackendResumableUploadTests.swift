@@ -1,0 +1,80 @@
+import Foundation
+import XCTest
+
+@testable import Features
+
+/// The resumable-upload cases against the backend (`Demos/Backend/resumable.py`, interop 8), plus what only the
+/// backend has: `Upload-Limit` sizes, interop 6 on request, and an upload kept after an offset conflict.
+final class BackendResumableUploadTests: XCTestCase, ResumableUploadCases {
+  func startPeer(_ folder: URL, _ options: PeerOptions) throws -> BackendPeer {
+    try BackendPeer(folder: folder, options: options)
+  }
+
+  func testA50MBUploadInterruptedTwiceCompletesByteIdentical() async throws { try await runInterruptedTwice() }
+  func testPauseThenResumeSendsOnlyTheRest() async throws { try await runPauseThenResume() }
+  func testARestartedServerGivesATypedErrorOrAFreshUpload() async throws { try await runServerRestarted() }
+  func testAnExpiredUploadGivesATypedError() async throws {
+    let error = try await runUploadExpired(expiry: 1, wait: .milliseconds(1_500))
+    guard case .uploadGone = error else { return XCTFail("expected uploadGone, got \(error)") }
+  }
+  func testAServerWithoutTheDraftGetsAPlainUpload() async throws { try await runServerWithoutTheDraft() }
+  func testCancelDeletesTheUpload() async throws { try await runCancelDeletesTheUpload() }
+
+  func testAnOffsetMismatchIsAskedAgainAndTheUploadCompletes() async throws {
+    let (result, peer, file) = try await runOffsetMismatch()
+    defer { peer.stop() }
+    let receipt = try result.get()
+    XCTAssertTrue(TestFile.identical(try peer.storedFile(receipt), file), "the stored file is byte-identical")
+    let counters = try await peer.counters(receipt)
+    XCTAssertEqual(counters.conflicts, 1, "the client's stale append got 409")
+    XCTAssertEqual(receipt.resumptions, 2, "after the drop, and again after the 409")
+  }
+
+  func testMaxAppendSizeSplitsTheUploadIntoAppends() async throws {
+    let folder = try makeScratchFolder("resumable")
+    let file = try TestFile.random(size: 10_000_000, in: folder)
+    let peer = try BackendPeer(folder: folder, options: PeerOptions(maxAppendSize: 4_000_000))
+    defer { peer.stop() }
+
+    let receipt = try await ResumableUploader(configuration: peer.configuration())
+      .upload(ResumableUploadFile(url: file, filename: "scan.bin"))
+
+    XCTAssertTrue(TestFile.identical(try peer.storedFile(receipt), file), "the stored file is byte-identical")
+    let counters = try await peer.counters(receipt)
+    XCTAssertEqual(counters.requests, 3, "4 MB on creation, then appends of 4 MB and 2 MB")
+    XCTAssertEqual(receipt.bytesSent, 10_000_000)
+  }
+
+  func testAFileLargerThanMaxSizeFailsBeforeSendingAnything() async throws {
+    let folder = try makeScratchFolder("resumable")
+    let file = try TestFile.random(size: 6_000_000, in: folder)
+    let peer = try BackendPeer(folder: folder, options: PeerOptions(maxSize: 5_000_000))
+    defer { peer.stop() }
+
+    do {
+      _ = try await ResumableUploader(configuration: peer.configuration())
+        .upload(ResumableUploadFile(url: file, filename: "scan.bin"))
+      XCTFail("a file over max-size must be refused")
+    } catch let error as ResumableUploadError {
+      XCTAssertEqual(error, .tooLarge(size: 6_000_000, maxSize: 5_000_000))
+    }
+    let stored = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("uploads").path)
+    XCTAssertEqual(stored.filter { $0.hasSuffix(".bin") }, [])
+  }
+
+  func testInteropVersion6WhenAsked() async throws {
+    let folder = try makeScratchFolder("resumable")
+    let file = try TestFile.random(size: 10_000_000, in: folder)
+    let peer = try BackendPeer(folder: folder, options: PeerOptions(dropAfter: [3_000_000]))
+    defer { peer.stop() }
+    var configuration = peer.configuration()
+    configuration.interopVersions = [6]
+
+    let receipt = try await ResumableUploader(configuration: configuration)
+      .upload(ResumableUploadFile(url: file, filename: "scan.bin"))
+
+    XCTAssertEqual(receipt.mode, .resumable(interopVersion: 6))
+    XCTAssertEqual(receipt.resumptions, 1)
+    XCTAssertTrue(TestFile.identical(try peer.storedFile(receipt), file), "the stored file is byte-identical")
+  }
+}
