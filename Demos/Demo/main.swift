@@ -5,8 +5,8 @@ import Foundation
 // usage and exit 2.
 
 let commands: [any DemoCommand.Type] = [
-  ScanCommand.self, CounterCommand.self, GenerateCommand.self, ReplayCommand.self, AnalyzeCommand.self,
-  UploadCommand.self,
+  ScanCommand.self, CounterCommand.self, GenerateCommand.self, GalleryCommand.self, ReplayCommand.self,
+  AnalyzeCommand.self, UploadCommand.self,
 ]
 let defaultCommand: any DemoCommand.Type = ScanCommand.self
 let helpFlags: Set<String> = ["--help", "-h"]

@@ -39,14 +39,23 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
   /// ```
   public var dependencies: DependencyValues {
     get { store.dependencies }
-    set { store.dependencies = newValue }
+    set {
+      store.dependencies = newValue
+      journal.stackElementIDs.setValue(newValue.stackElementID)
+    }
   }
+
+  /// Whether the feature dismissed itself (`@Dependency(\.dismiss)` at the root, as in TCA): the store then
+  /// refuses further actions ("Can't send action to dismissed test store.") and stops waiting for the effects
+  /// still in flight.
+  public var isDismissed: Bool { dismissed.value }
 
   private let store: Store<State, Action>
   private let runtime: TestRuntime
   private let reporter: TestReporter
   private let journal: Journal<State, Action>
   private let location: Location
+  private let dismissed: LockIsolated<Bool>
   private var didFinish = false
 
   /// A test store running `reducer` from `initialState`.
@@ -81,13 +90,26 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     prepareDependencies(&dependencies)
     let values = dependencies.isolated()
     let (initialState, reducer) = Unidirectional.withDependencies { $0 = values } operation: { (initialState(), reducer()) }
+    // The feature runs presented, as in TCA: dismissing it marks the store dismissed.
+    let dismissed = LockIsolated(false)
+    let skipEffects = LockIsolated<(() -> Void)?>(nil)
+    var rootValues = values
+    let root = PresentedRootReducer(base: reducer, dependencies: &rootValues) {
+      dismissed.setValue(true)
+      skipEffects.value?()
+    }
+    journal.stackElementIDs.setValue(rootValues.stackElementID)
+    journal.startStackIDs()
     self.state = initialState
     self.runtime = runtime
     self.reporter = reporter
     self.journal = journal
     self.location = location
-    self.store = Store(
-      initialState: initialState, reducer: reducer, dependencies: values, runtime: runtime, observer: journal)
+    self.dismissed = dismissed
+    let store = Store(
+      initialState: initialState, reducer: root, dependencies: rootValues, runtime: runtime, observer: journal)
+    self.store = store
+    skipEffects.setValue { [weak store] in store?.skipRunningEffects() }
   }
 
   deinit {
@@ -121,6 +143,10 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     journal.location.set(location)
     defer { journal.location.set(nil) }
     runtime.runUntilIdle()
+    if isDismissed {
+      report("Can't send action to dismissed test store.", at: location)
+      return TestStoreTask(task: .none, runtime: runtime, timeout: timeout, reporter: reporter)
+    }
     let pending = journal.received
     if !pending.isEmpty {
       // As in TCA: the failure is reported, and the received actions stay to be received.
@@ -137,12 +163,14 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
       case .off(showSkippedAssertions: false): journal.removeReceived(pending.count)
       }
     }
+    let stackIDsBefore = journal.stackElementIDs.value.peek()
     let task = store.send(action)
     guard let sentState = journal.takeSentState() else {
       report("The action \(describe(action)) was not reduced: the store was released.", at: location)
       return TestStoreTask(task: task, runtime: runtime, timeout: timeout, reporter: reporter)
     }
-    expect(sentState, afterApplying: updateStateToExpectedResult, for: "send", at: location)
+    expect(
+      sentState, afterApplying: updateStateToExpectedResult, for: "send", at: location, stackIDsFrom: stackIDsBefore)
     runtime.runUntilIdle()
     return TestStoreTask(task: task, runtime: runtime, timeout: timeout, reporter: reporter)
   }
@@ -165,7 +193,9 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
   ) {
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
     withoutActuallyEscaping(updateStateToExpectedResult) { update in
-      expect(state, afterApplying: update, for: "assert", at: location, allowUnchanged: true)
+      expect(
+        state, afterApplying: update, for: "assert", at: location, stackIDsFrom: journal.stackElementIDs.value.peek(),
+        allowUnchanged: true)
     }
   }
 
@@ -292,7 +322,9 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     let step = pending[0]
     journal.removeReceived(1)
     if matching(step.action) {
-      expect(step.state, afterApplying: updateStateToExpectedResult, for: "receive", at: location)
+      expect(
+        step.state, afterApplying: updateStateToExpectedResult, for: "receive", at: location,
+        stackIDsFrom: step.stackIDsBefore)
     } else {
       let later = pending.dropFirst().contains { matching($0.action) }
       report("Received unexpected action\(later ? " before this one" : ""): …\n\n\(mismatch(step.action))", at: location)
@@ -471,12 +503,16 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     afterApplying updateStateToExpectedResult: ((inout State) throws -> Void)?,
     for operation: String,
     at location: Location,
+    stackIDsFrom stackIDs: StackElementID,
     allowUnchanged: Bool = false
   ) {
     let previous = state
     defer { state = actual }
-    // The closure runs with the store's dependencies, and sees `store.state` still at `previous`.
-    let values = store.dependencies
+    // The closure runs with the store's dependencies, and sees `store.state` still at `previous`. Its stack ids
+    // continue from where the store's were before the action (so `$0.path.append(…)` gets the id the store gave),
+    // from a copy: what the closure does never moves the store's own sequence.
+    var values = store.dependencies
+    values.stackElementID = .incrementing(from: stackIDs.generation)
     func makeExpected(from start: State) -> State? {
       var expected = start
       do {
@@ -572,10 +608,11 @@ struct Location: Sendable {
   }
 }
 
-/// One reduced action and the state after it.
+/// One reduced action, the state after it, and where the store's stack ids stood before it.
 struct Step<State, Action>: @unchecked Sendable {
   let action: Action
   let state: State
+  let stackIDsBefore: StackElementID
 }
 
 /// What the store reduced that the test has not asserted yet: the state after the action the test sent, and
@@ -585,24 +622,37 @@ final class Journal<State, Action: Sendable>: StoreObserver, @unchecked Sendable
     var isExpectingSend = true
     var sent: State?
     var received: [Step<State, Action>] = []
+    /// Where the store's stack ids stood after the last reduced action.
+    var stackIDs: StackElementID?
   }
 
   private let storage = LockIsolated(Entries())
   /// Where the test is now, for runtime issues raised by effects.
   let location = CurrentLocation()
+  /// The store's stack id generator (its `\.stackElementID`).
+  let stackElementIDs = LockIsolated(StackElementIDGenerator.incrementing())
 
   /// Called by the store for every reduced action. The first action sent after `takeSentState()` is the test's
   /// own; every other action (fed back by an effect, or sent re-entrantly) is received.
   func didReduce(_ action: Action, _ reduction: Reduction, state: ReducedState<State>) {
     let state = state.value
+    let stackIDsAfter = stackElementIDs.value.peek()
     storage.withLock { entries in
+      let stackIDsBefore = entries.stackIDs ?? StackElementID(generation: 0)
+      entries.stackIDs = stackIDsAfter
       if reduction.origin == .sent, entries.isExpectingSend {
         entries.isExpectingSend = false
         entries.sent = state
       } else {
-        entries.received.append(Step(action: action, state: state))
+        entries.received.append(Step(action: action, state: state, stackIDsBefore: stackIDsBefore))
       }
     }
+  }
+
+  /// Starts the record of stack ids from where the store's generator stands now (after the initial state).
+  func startStackIDs() {
+    let now = stackElementIDs.value.peek()
+    storage.withLock { $0.stackIDs = now }
   }
 
   /// The state after the action the test just sent, if the store reduced it; readies the journal for the next.

@@ -16,6 +16,9 @@ public protocol CustomDumpRepresentable {
   var customDumpValue: Any { get }
 }
 
+/// A property wrapper whose storage dumps under the wrapped property's name (`destination`, not `_destination`).
+protocol WrappedPropertyDumping {}
+
 /// A type that provides its own verbatim `customDump` rendering.
 ///
 /// ```swift
@@ -265,7 +268,9 @@ struct DumpBuilder {
     var children: [DumpChild] = []
     for level in mirrors {
       for (index, child) in level.children.enumerated() {
-        let label = child.label ?? "_\(index)"
+        var label = child.label ?? "_\(index)"
+        // A property wrapper's storage (`_destination`) is shown under the property's name.
+        if label.hasPrefix("_"), child.value is any WrappedPropertyDumping { label.removeFirst() }
         children.append(DumpChild(label: label, key: label, node: node(for: child.value, depth: depth + 1)))
       }
     }

@@ -30,6 +30,21 @@ struct CancelID: Hashable, @unchecked Sendable {
     copy.namespace.insert(scope, at: 0)
     return copy
   }
+
+  /// The keys an effect cancellable by this id is registered under: the id in its own namespace and in every
+  /// enclosing one, so a parent's `.cancel(id:)` also reaches the effects its presented children started with
+  /// that id (as in TCA), while a child's never reaches its parent's or a sibling's. The id of a whole scope is
+  /// registered as itself only.
+  var registrationKeys: [CancelID] {
+    if namespace.isEmpty || type == ObjectIdentifier(ScopeNamespace.self) { return [self] }
+    var keys = [self]
+    var enclosing = self
+    while !enclosing.namespace.isEmpty {
+      enclosing.namespace.removeLast()
+      keys.append(enclosing)
+    }
+    return keys
+  }
 }
 
 extension Effect {

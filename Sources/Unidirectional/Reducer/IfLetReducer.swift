@@ -1,8 +1,11 @@
 extension Reducer {
-  /// Runs `child` on an optional part of the state while it is non-nil, after this reducer for the child's actions.
+  /// Runs `child` on an optional part of the state while it is non-nil, before this reducer for the child's
+  /// actions.
   ///
-  /// When the parent sets the child state to nil, every effect the child started is cancelled. A child action that
-  /// arrives while the child state is nil is reported as a runtime issue.
+  /// When the child goes away — set to nil, or replaced by a child with another `Identifiable.id` — every effect
+  /// it started is cancelled. A child action that arrives while the child state is nil is reported as a runtime
+  /// issue. An ``EphemeralState`` child (an alert) is set to nil after its first action. For sheets and other
+  /// presentations with a `.dismiss` action and `@Dependency(\.dismiss)`, use ``PresentationState``.
   ///
   /// ```swift
   /// Reduce { state, action in … }
@@ -29,16 +32,18 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   let toChildAction: CasePath<Parent.Action, Child.Action>
   let fileID: StaticString
   let line: UInt
+  private let identity = Identifier<Child.State>()
+  private let ephemeral = EphemeralCheck<Child.State, Child.Action>()
 
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    let namespace = AnyHashable(toChildState)
+    let identityBefore = state[keyPath: toChildState].map(identity.callAsFunction)
     var childEffect = Effect<Parent.Action>.none
-    if let childAction = toChildAction.extract(action) {
-      if state[keyPath: toChildState] != nil {
-        // Force-unwrap-free in-place mutation of the optional child.
+    let childAction = toChildAction.extract(action)
+    if let childAction {
+      if let identityBefore {
         childEffect = mutate(&state[keyPath: toChildState]) { child.reduce(into: &$0, action: childAction) }
           .map(toChildAction.embed)
-          .scoped(by: namespace)
+          .scoped(by: namespace(identityBefore))
       } else {
         reportIssue(
           """
@@ -48,19 +53,21 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
           """, fileID: fileID, line: line)
       }
     }
-    let wasPresent = state[keyPath: toChildState] != nil
+    let identityBeforeParent = state[keyPath: toChildState].map(identity.callAsFunction)
     let parentEffect = parent.reduce(into: &state, action: action)
-    let dismissed = wasPresent && state[keyPath: toChildState] == nil
-    return .merge(childEffect, parentEffect, dismissed ? .cancelScope(namespace) : .none)
+    if ephemeral.isEphemeral, let childAction, identityBeforeParent != nil,
+      let presented = state[keyPath: toChildState], identity(presented) == identityBeforeParent,
+      ephemeral.isDismissed(presented, by: childAction)
+    {
+      state[keyPath: toChildState] = nil
+    }
+    guard let identityBefore else { return childEffect.merge(with: parentEffect) }
+    let identityAfter = state[keyPath: toChildState].map(identity.callAsFunction)
+    if identityAfter == identityBefore { return childEffect.merge(with: parentEffect) }
+    return .merge(childEffect, parentEffect, .cancelScope(namespace(identityBefore)))
   }
 
-  private func mutate(
-    _ childState: inout Child.State?,
-    _ body: (inout Child.State) -> Effect<Child.Action>
-  ) -> Effect<Child.Action> {
-    guard var value = childState else { return .none }
-    childState = nil  // avoid a copy-on-write of the child while it is mutated
-    defer { childState = value }
-    return body(&value)
+  private func namespace(_ identity: PresentationIdentity) -> NavigationNamespace {
+    NavigationNamespace(location: toChildState as AnyKeyPath, identity: identity)
   }
 }

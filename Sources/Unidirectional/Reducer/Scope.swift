@@ -1,4 +1,5 @@
-/// Runs a child reducer on a part of the parent's state, for the child's actions embedded in the parent's.
+/// Runs a child reducer on a part of the parent's state — a property, or one case of an enum — for the child's
+/// actions embedded in the parent's.
 ///
 /// ```swift
 /// var body: some Reducer<State, Action> {
@@ -8,8 +9,24 @@
 ///   Reduce { state, action in … }   // the parent sees the child's actions after the child
 /// }
 /// ```
+///
+/// Scoped to an enum case (a destination or a stack element enum), a child action that arrives while the state is
+/// in another case is a runtime issue and changes nothing:
+///
+/// ```swift
+/// Scope(state: State.uploadCase, action: Action.uploadCase) { ImageUploadFeature() }
+/// ```
+///
+/// Such a scope does not cancel the child's effects when the state leaves the case: the presentation or stack
+/// reducer around it does, or use ``Reducer/ifCaseLet(_:action:then:fileID:line:)``.
 public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reducer {
-  @usableFromInline let toChildState: WritableKeyPath<ParentState, Child.State>
+  @usableFromInline
+  enum StatePath {
+    case keyPath(WritableKeyPath<ParentState, Child.State>)
+    case casePath(CasePath<ParentState, Child.State>, fileID: StaticString, line: UInt)
+  }
+
+  @usableFromInline let toChildState: StatePath
   @usableFromInline let toChildAction: CasePath<ParentAction, Child.Action>
   @usableFromInline let child: Child
 
@@ -20,7 +37,21 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
     action toChildAction: CasePath<ParentAction, ChildAction>,
     @ReducerBuilder<ChildState, ChildAction> child: () -> Child
   ) where ChildState == Child.State, ChildAction == Child.Action {
-    self.toChildState = toChildState
+    self.toChildState = .keyPath(toChildState)
+    self.toChildAction = toChildAction
+    self.child = child()
+  }
+
+  /// Scopes `child` to the enum case `state` of the parent's state and to the actions matched by `action`.
+  @inlinable
+  public init<ChildState, ChildAction>(
+    state toChildState: CasePath<ParentState, ChildState>,
+    action toChildAction: CasePath<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) where ChildState == Child.State, ChildAction == Child.Action {
+    self.toChildState = .casePath(toChildState, fileID: fileID, line: line)
     self.toChildAction = toChildAction
     self.child = child()
   }
@@ -28,8 +59,36 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
   @inlinable @inline(__always)
   public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
     guard let childAction = toChildAction.extract(action) else { return .none }
-    let effect = child.reduce(into: &state[keyPath: toChildState], action: childAction)
+    let effect: Effect<Child.Action>
+    switch toChildState {
+    case let .keyPath(toChildState):
+      effect = child.reduce(into: &state[keyPath: toChildState], action: childAction)
+    case let .casePath(toChildState, fileID, line):
+      effect = reduceCase(&state, action: childAction, toChildState, fileID: fileID, line: line)
+    }
     if effect.isNone { return .none }
     return effect.map(toChildAction.embed)
+  }
+
+  @usableFromInline
+  func reduceCase(
+    _ state: inout ParentState, action: Child.Action, _ toChildState: CasePath<ParentState, Child.State>,
+    fileID: StaticString, line: UInt
+  ) -> Effect<Child.Action> {
+    guard var childState = toChildState.extract(state) else {
+      reportIssue(
+        """
+        A "Scope" at \(fileID):\(line) received a child action when child state was set to a different case: \
+        \(describe(action)) while the state is \(describe(state)).
+
+        A parent reducer set the state to another case before this reducer ran (scope the child before the \
+        parent, or use ifCaseLet), an effect of the child kept running after the state left its case (cancel \
+        it), or the action was sent while the state was in another case.
+        """, fileID: fileID, line: line)
+      return .none
+    }
+    let effect = child.reduce(into: &childState, action: action)
+    state = toChildState.embed(childState)
+    return effect
   }
 }

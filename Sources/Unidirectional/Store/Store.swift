@@ -107,6 +107,30 @@ public final class Store<State, Action: Sendable>: @unchecked Sendable {
       core: ScopedCore(parent: core, toChildState: toChildState, embed: embed), parent: self)
   }
 
+  /// A store over an optional part of this store's state — a presented child, a stack element — or nil while that
+  /// part is nil: how a headless host drives a presented feature.
+  ///
+  /// The child store keeps working while the child is present. Once it is gone, the child store stops sending:
+  /// each `send` is a runtime issue and changes nothing; its state reads return the child's state as of the child
+  /// store's last read or send, and its `states` stream ends.
+  ///
+  /// ```swift
+  /// if let upload = store.scope(state: \.destination?.upload, action: { .destination(.presented(.upload($0))) }) {
+  ///   upload.send(.itemsPicked(images))
+  /// }
+  /// ```
+  public func scope<ChildState, ChildAction>(
+    state toChildState: KeyPath<State, ChildState?> & Sendable,
+    action embed: @escaping @Sendable (ChildAction) -> Action,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> Store<ChildState, ChildAction>? {
+    guard let initial = core.withState({ $0[keyPath: toChildState] }) else { return nil }
+    let core = OptionalScopedCore(
+      parent: core, toChildState: toChildState, embed: embed, initial: initial, fileID: fileID, line: line)
+    return Store<ChildState, ChildAction>(core: core, parent: self)
+  }
+
   private func trackAccess() {
     rootStore?.registerAccess()
     core.trackAccess()

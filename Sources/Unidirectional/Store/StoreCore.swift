@@ -238,13 +238,16 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
   /// The synchronous work of one `send`, done with the lock held.
   private enum Work {
     /// Reduce an action fed back synchronously or sent re-entrantly; its effects go to `list`.
-    case reduce(Action, ActionOrigin, cause: EffectRecord?, list: Int)
-    /// Start an effect returned for `action` (the store's `sequence`-th reduction, for observers).
+    case reduce(Action, ActionOrigin, cause: EffectRecord?, list: Int, dropsIfCauseCancelled: Bool)
+    /// Start an effect returned for `action` (the store's `sequence`-th reduction, for observers; the batch's
+    /// `reduction`-th, for cancellations within the batch).
     case start(
-      Effect<Action>, startedBy: Action, sequence: UInt64, cancelIDs: [CancelID], cause: EffectRecord?, list: Int)
+      Effect<Action>, startedBy: Action, sequence: UInt64, cancelIDs: [CancelID], cause: EffectRecord?, list: Int,
+      reduction: Int)
     /// Start the asynchronous rest of a concatenation, once its synchronous leading parts are done.
     case spawnRest(
-      [Effect<Action>], startedBy: Action, sequence: UInt64, cancelIDs: [CancelID], cause: EffectRecord?, list: Int)
+      [Effect<Action>], startedBy: Action, sequence: UInt64, cancelIDs: [CancelID], cause: EffectRecord?, list: Int,
+      reduction: Int)
   }
 
   /// What a batch collects while the lock is held and hands out after releasing it.
@@ -253,6 +256,17 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     var lists: [[EffectRecord]] = [[]]
     var deferred: [(DeferredEffects, Int)] = []
     var cancellations: [@Sendable () -> Void] = []
+    /// How many actions the batch has reduced: each effect is tagged with the reduction that returned it.
+    var reductions = 0
+    /// The ids cancelled so far, with the reduction whose effect cancelled them. An effect returned earlier but
+    /// not started yet — it waits behind a `.send` reduced depth-first — is cancelled by them too, as in TCA, which
+    /// starts all of an action's effects before reducing what they send.
+    var cancelled: [(id: CancelID, reduction: Int)] = []
+
+    /// Whether an effect with `cancelIDs`, returned by `reduction`, was cancelled by a later reduction's effect.
+    func isCancelled(_ cancelIDs: [CancelID], returnedBy reduction: Int) -> Bool {
+      cancelled.contains { $0.reduction > reduction && cancelIDs.contains($0.id) }
+    }
   }
 
   /// Finishes a `send` whose first action returned `effect`: the lock is held (and this thread holds the store).
@@ -278,7 +292,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     }
     var batch = Batch()
     var work: [Work] = [
-      .start(effect, startedBy: action, sequence: lastSequence, cancelIDs: [], cause: cause, list: 0)
+      .start(effect, startedBy: action, sequence: lastSequence, cancelIDs: [], cause: cause, list: 0, reduction: 0)
     ]
     takeQueued(into: &work, batch: &batch)
     run(&work, batch: &batch, context: context)
@@ -290,20 +304,25 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     while let item = work.popLast() {
       if flags.pointee.isInvalidated { break }
       switch item {
-      case let .reduce(action, origin, cause, list):
-        if cause?.isCancelled == true { continue }
+      case let .reduce(action, origin, cause, list, dropsIfCauseCancelled):
+        if dropsIfCauseCancelled, cause?.isCancelled == true { continue }
         let effect = reduce(action, origin: origin, cause: cause, context: context)
+        batch.reductions += 1
         work.append(
-          .start(effect, startedBy: action, sequence: lastSequence, cancelIDs: [], cause: cause, list: list))
+          .start(
+            effect, startedBy: action, sequence: lastSequence, cancelIDs: [], cause: cause, list: list,
+            reduction: batch.reductions))
         takeQueued(into: &work, batch: &batch)
 
-      case let .start(effect, action, sequence, cancelIDs, cause, list):
+      case let .start(effect, action, sequence, cancelIDs, cause, list, reduction):
         switch effect.node {
         case .none:
           continue
         case let .send(next):
-          work.append(.reduce(next, .received, cause: cause, list: list))
+          // A consequence of an action already reduced: delivered even if that action cancelled its cause.
+          work.append(.reduce(next, .received, cause: cause, list: list, dropsIfCauseCancelled: false))
         case let .run(run):
+          if batch.isCancelled(cancelIDs, returnedBy: reduction) { continue }
           let record = spawn(
             cancelIDs: cancelIDs, cause: cause, startedBy: action, sequence: sequence, priority: run.priority
           ) { core, record, values in
@@ -313,7 +332,9 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
         case let .merge(effects):
           for effect in effects.reversed() {
             work.append(
-              .start(effect, startedBy: action, sequence: sequence, cancelIDs: cancelIDs, cause: cause, list: list))
+              .start(
+                effect, startedBy: action, sequence: sequence, cancelIDs: cancelIDs, cause: cause, list: list,
+                reduction: reduction))
           }
         case let .concatenate(effects):
           let leading = effects.prefix { $0.isSynchronous }.count
@@ -321,22 +342,30 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
             work.append(
               .spawnRest(
                 Array(effects[leading...]), startedBy: action, sequence: sequence, cancelIDs: cancelIDs, cause: cause,
-                list: list))
+                list: list, reduction: reduction))
           }
           for effect in effects[..<leading].reversed() {
             work.append(
-              .start(effect, startedBy: action, sequence: sequence, cancelIDs: cancelIDs, cause: cause, list: list))
+              .start(
+                effect, startedBy: action, sequence: sequence, cancelIDs: cancelIDs, cause: cause, list: list,
+                reduction: reduction))
           }
         case let .cancellable(id, cancelInFlight, inner):
-          if cancelInFlight { cancelHeld(id: id, into: &batch.cancellations) }
+          if cancelInFlight {
+            cancelHeld(id: id, into: &batch.cancellations)
+            batch.cancelled.append((id, reduction))
+          }
           work.append(
             .start(
-              inner, startedBy: action, sequence: sequence, cancelIDs: cancelIDs + [id], cause: cause, list: list))
+              inner, startedBy: action, sequence: sequence, cancelIDs: cancelIDs + id.registrationKeys, cause: cause,
+              list: list, reduction: reduction))
         case let .cancel(id):
           cancelHeld(id: id, into: &batch.cancellations)
+          batch.cancelled.append((id, reduction))
         }
 
-      case let .spawnRest(effects, action, sequence, cancelIDs, cause, list):
+      case let .spawnRest(effects, action, sequence, cancelIDs, cause, list, reduction):
+        if batch.isCancelled(cancelIDs, returnedBy: reduction) { continue }
         let rest = effects.count == 1 ? effects[0] : Effect(.concatenate(effects))
         let record = spawn(cancelIDs: cancelIDs, cause: cause, startedBy: action, sequence: sequence, priority: nil) {
           core, record, values in
@@ -357,7 +386,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
       let list = batch.lists.count
       batch.lists.append([])
       batch.deferred.append((item.deferred, list))
-      work.append(.reduce(item.action, item.origin, cause: item.cause, list: list))
+      work.append(.reduce(item.action, item.origin, cause: item.cause, list: list, dropsIfCauseCancelled: true))
     }
   }
 
@@ -479,7 +508,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
       // Inside a concatenation the whole concatenated effect answers to the inner id.
       if cancelInFlight { cancel(id: id, except: record) }
       let cancelled = locked {
-        mutable.pointee.cancellables[id, default: []].insert(record.id)
+        for key in id.registrationKeys { mutable.pointee.cancellables[key, default: []].insert(record.id) }
         return record.isCancelled
       }
       if cancelled { return }
@@ -545,7 +574,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
       if cancelInFlight { cancelHeld(id: id, into: &cancellations) }
       mutable.pointee.nextWorkToken += 1
       let token = mutable.pointee.nextWorkToken
-      mutable.pointee.registeredWork[id, default: [:]][token] = cancel
+      for key in id.registrationKeys { mutable.pointee.registeredWork[key, default: [:]][token] = cancel }
       return token
     }
     for cancel in cancellations { cancel() }
@@ -554,8 +583,10 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
 
   func unregister(id: CancelID, token: UInt64) {
     locked {
-      mutable.pointee.registeredWork[id]?.removeValue(forKey: token)
-      if mutable.pointee.registeredWork[id]?.isEmpty == true { mutable.pointee.registeredWork[id] = nil }
+      for key in id.registrationKeys {
+        mutable.pointee.registeredWork[key]?.removeValue(forKey: token)
+        if mutable.pointee.registeredWork[key]?.isEmpty == true { mutable.pointee.registeredWork[key] = nil }
+      }
     }
   }
 

@@ -16,6 +16,9 @@ public struct StoreTask: Sendable {
     self.deferred = deferred
   }
 
+  /// The handle of a send that started nothing (an action refused before it was reduced).
+  package static var none: StoreTask { StoreTask() }
+
   /// Waits until every effect started by the action, and by the actions those effects fed back, has finished.
   public func finish() async {
     let records = await allRecords()

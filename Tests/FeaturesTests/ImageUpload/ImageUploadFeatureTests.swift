@@ -205,16 +205,7 @@ final class ImageUploadFeatureTests: XCTestCase {
     } withDependencies: {
       $0.clock = clock
       $0.imageLoader = UploadFixtures.loader
-      $0.imageUploadClient.upload = { items, _, _ in
-        events.append("started")
-        do {
-          try await clock.sleep(for: .seconds(60))
-        } catch {
-          events.append(error is CancellationError ? "cancelled" : "failed")
-          throw error
-        }
-        return items.map(UploadFixtures.mediaID)
-      }
+      $0.imageUploadClient = UploadFixtures.uploadWaitingForCancellation(on: clock, events: events)
     }
 
     await store.send(.itemsPicked(picked)) {
@@ -240,16 +231,7 @@ final class ImageUploadFeatureTests: XCTestCase {
       DismissingParent()
     } withDependencies: {
       $0.clock = clock
-      $0.imageUploadClient.upload = { items, _, _ in
-        events.append("started")
-        do {
-          try await clock.sleep(for: .seconds(60))
-        } catch {
-          events.append(error is CancellationError ? "cancelled" : "failed")
-          throw error
-        }
-        return items.map(UploadFixtures.mediaID)
-      }
+      $0.imageUploadClient = UploadFixtures.uploadWaitingForCancellation(on: clock, events: events)
     }
     await store.send(.upload(.uploadRequested(items))) {
       $0.upload?.status = .uploading(UploadProgress(completedBytes: 0, totalBytes: 300))

@@ -1,5 +1,6 @@
 import Features
 import Foundation
+import Unidirectional
 
 enum UploadFixtures {
   /// Picked files in a deliberately unsorted order, so that "pick order" is distinguishable from sorting.
@@ -18,4 +19,18 @@ enum UploadFixtures {
   }
 
   static let loader = ImageLoaderClient { images in images.map(loaded) }
+
+  /// An upload that waits a minute on `clock`, recording "started", then "cancelled" if it is cancelled first.
+  static func uploadWaitingForCancellation(on clock: TestClock, events: Recorder<String>) -> ImageUploadClient {
+    ImageUploadClient { items, _, _ in
+      events.append("started")
+      do {
+        try await clock.sleep(for: .seconds(60))
+      } catch {
+        events.append(error is CancellationError ? "cancelled" : "failed")
+        throw error
+      }
+      return items.map(mediaID)
+    }
+  }
 }

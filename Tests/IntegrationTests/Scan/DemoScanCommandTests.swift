@@ -359,21 +359,6 @@ final class DemoScanCommandTests: XCTestCase {
     result.lines.first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
   }
 
-  /// Asserts that, for each prefix in order, a later line starts with it.
-  private func assertLinesInOrder(
-    _ result: DemoProcess.Result, _ prefixes: [String], file: StaticString = #filePath, line: UInt = #line
-  ) {
-    var index = 0
-    for prefix in prefixes {
-      guard let found = result.lines[index...].firstIndex(where: { $0.hasPrefix(prefix) }) else {
-        return XCTFail(
-          "no line starting with \(prefix.debugDescription) after line \(index) in:\n\(result.output)", file: file,
-          line: line)
-      }
-      index = found + 1
-    }
-  }
-
   /// Opens `model` with Python's `zipfile` (an independent ZIP reader): every file intact, stored, its data
   /// 64-byte aligned. Returns "<file count> <first file>".
   private func checkWithPython(_ model: URL) throws -> String {

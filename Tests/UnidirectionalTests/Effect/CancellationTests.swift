@@ -98,3 +98,94 @@ final class CancellationTests: XCTestCase {
     XCTAssertEqual(store.withState { $0 }, 1, "the cancelled effect's action was dropped")
   }
 }
+
+final class CancellingTheCauseTests: XCTestCase {
+  /// As in TCA: an action an effect sent is reduced in full — the `.send` effects it returns included — even when
+  /// its reducer cancels that very effect (a child telling its parent to dismiss it, say).
+  func testAnActionThatCancelsTheEffectWhichSentItStillGetsItsSendEffectsReduced() async {
+    enum Action: Equatable, Sendable { case start, stopAndReport, reported }
+    enum CancelID { case worker }
+    let store = TestStore(initialState: [Action]()) {
+      Reduce<[Action], Action> { state, action in
+        state.append(action)
+        switch action {
+        case .start:
+          return .run { send in
+            send(.stopAndReport)
+            try await Task.never()
+          }
+          .cancellable(id: CancelID.worker)
+        case .stopAndReport:
+          return .merge(.cancel(id: CancelID.worker), .send(.reported))
+        case .reported:
+          return .none
+        }
+      }
+    }
+    await store.send(.start) { $0 = [.start] }
+    await store.receive(.stopAndReport) { $0 = [.start, .stopAndReport] }
+    await store.receive(.reported) { $0 = [.start, .stopAndReport, .reported] }
+  }
+}
+
+final class CancellingPendingEffectsTests: XCTestCase {
+  /// As in TCA, which starts every effect of an action before reducing the actions it sends: an effect returned
+  /// next to a `.send` is cancelled by what that sent action cancels, although it starts after it here.
+  func testAnEffectReturnedNextToASendIsCancelledByWhatTheSentActionCancels() async {
+    enum Action: Equatable, Sendable { case start, stop, tick }
+    enum CancelID { case timer }
+    let clock = TestClock()
+    let store = TestStore(initialState: 0) {
+      Reduce<Int, Action> { state, action in
+        switch action {
+        case .start:
+          return .merge(
+            .send(.stop),
+            .run { send in
+              try await clock.sleep(for: .seconds(1))
+              send(.tick)
+            }
+            .cancellable(id: CancelID.timer))
+        case .stop:
+          return .cancel(id: CancelID.timer)
+        case .tick:
+          state += 1
+          return .none
+        }
+      }
+    }
+    await store.send(.start)
+    await store.receive(.stop)
+    await clock.advance(by: .seconds(1))
+    await store.finish()
+  }
+
+  /// …while an action's own `.cancel` reaches only what started before it: cancel-then-restart restarts.
+  func testCancellingThenStartingInOneMergeRestarts() async {
+    enum Action: Equatable, Sendable { case restart, tick }
+    enum CancelID { case timer }
+    let clock = TestClock()
+    let store = TestStore(initialState: 0) {
+      Reduce<Int, Action> { state, action in
+        switch action {
+        case .restart:
+          return .merge(
+            .cancel(id: CancelID.timer),
+            .run { send in
+              try await clock.sleep(for: .seconds(1))
+              send(.tick)
+            }
+            .cancellable(id: CancelID.timer))
+        case .tick:
+          state += 1
+          return .none
+        }
+      }
+    }
+    await store.send(.restart)
+    await store.send(.restart)
+    await clock.advance(by: .seconds(1))
+    await store.receive(.tick) { $0 = 1 }
+    await store.finish()
+  }
+}

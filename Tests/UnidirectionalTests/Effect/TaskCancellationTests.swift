@@ -95,20 +95,46 @@ final class TaskCancellationTests: XCTestCase {
     await store.send(.removeAll) { $0.pollers = [] }
     await store.finish()
   }
+
+  func testAParentsCancelReachesTheSameIDInEveryElement() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: Pollers.State()) { Pollers() } withDependencies: { $0.clock = clock }
+    await store.send(.poller(id: 1, action: .start))
+    await store.send(.poller(id: 2, action: .search("kite")))
+    await store.send(.stopAll)
+    // Both the element's timer and the other element's search work (withTaskCancellation) are gone.
+    await clock.advance(by: .seconds(3))
+    await store.finish()
+  }
+
+  func testTaskCancelFromAParentsEffectReachesItsElements() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: Pollers.State()) { Pollers() } withDependencies: { $0.clock = clock }
+    await store.send(.poller(id: 1, action: .start))
+    await store.send(.poller(id: 2, action: .start))
+    await store.send(.stopAllFromAnEffect)
+    await clock.advance(by: .seconds(3))
+    await store.finish()
+  }
 }
 
 private struct Pollers: Reducer {
   struct State: Equatable, Sendable {
     var pollers: IdentifiedArray<Int, Poller.State> = [Poller.State(id: 1), Poller.State(id: 2)]
   }
-  enum Action: Equatable, Sendable { case poller(id: Int, action: Poller.Action), removeAll }
+  enum Action: Equatable, Sendable { case poller(id: Int, action: Poller.Action), removeAll, stopAll, stopAllFromAnEffect }
   static let pollerCase = CasePath<Action, (id: Int, action: Poller.Action)>(Action.poller) {
     if case let .poller(id, action) = $0 { (id, action) } else { nil }
   }
 
   var body: some Reducer<State, Action> {
     Reduce { state, action in
-      if action == .removeAll { state.pollers = [] }
+      switch action {
+      case .removeAll: state.pollers = []
+      case .stopAll: return .merge(.cancel(id: Poller.CancelID.timer), .cancel(id: Poller.CancelID.search))
+      case .stopAllFromAnEffect: return .run { _ in await Task.cancel(id: Poller.CancelID.timer) }
+      case .poller: break
+      }
       return .none
     }
     .forEach(\.pollers, action: Self.pollerCase) { Poller() }

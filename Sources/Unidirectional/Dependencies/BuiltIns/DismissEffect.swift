@@ -1,0 +1,128 @@
+/// Dismisses the feature that reads it: a presented child (`ifLet` over ``PresentationState``) sends its
+/// presentation's ``PresentationAction/dismiss``; a stack element (`forEach` over ``StackState``) pops itself and
+/// everything above it (``StackAction/popFrom(id:)``). Call it from an effect:
+///
+/// ```swift
+/// struct Detail: Reducer {
+///   @Dependency(\.dismiss) var dismiss
+///   func reduce(into state: inout State, action: Action) -> Effect<Action> {
+///     switch action {
+///     case .closeTapped:
+///       return .run { _ in await dismiss() }
+///     }
+///   }
+/// }
+/// ```
+///
+/// Outside a presentation (a root `Store`), calling it is a runtime issue. A `TestStore` is itself a presentation:
+/// dismissing its root feature marks the store dismissed (``DependencyValues/isPresented`` is true there too).
+/// To test a child alone, override it: `$0.dismiss = DismissEffect { dismissed.setValue(true) }`.
+public struct DismissEffect: Sendable {
+  enum Kind: Sendable {
+    /// Not presented: dismissing is a runtime issue.
+    case unavailable
+    /// Presented by a navigation reducer: dismisses the presentation the calling effect belongs to.
+    case presentation
+    /// Set by a test or a host.
+    case custom(@Sendable () async -> Void)
+  }
+
+  let kind: Kind
+
+  init(kind: Kind) {
+    self.kind = kind
+  }
+
+  /// A dismissal that runs `dismiss`: for testing a presented feature on its own.
+  public init(_ dismiss: @escaping @Sendable () async -> Void) {
+    self.kind = .custom(dismiss)
+  }
+
+  /// Dismisses the feature. Call it from an effect of the feature; once the feature is dismissed its effects are
+  /// cancelled, so code after `await dismiss()` should not expect to send anything more.
+  public func callAsFunction(fileID: StaticString = #fileID, line: UInt = #line) async {
+    switch kind {
+    case let .custom(dismiss):
+      await dismiss()
+    case .presentation:
+      if let dismissal = Dismissal.current {
+        await dismissal.dismiss()
+      } else {
+        reportIssue(
+          """
+          A reducer requested dismissal at \(fileID):\(line) from outside its own effects. Call \
+          @Dependency(\\.dismiss) inside an effect returned by the presented feature (`.run { _ in await \
+          dismiss() }`).
+          """, fileID: fileID, line: line)
+      }
+    case .unavailable:
+      reportIssue(
+        """
+        A reducer requested dismissal at \(fileID):\(line), but couldn't be dismissed: it is not presented by an \
+        `ifLet` over PresentationState or a `forEach` over StackState. A reducer that runs both at the root and \
+        presented can check @Dependency(\\.isPresented) first.
+        """, fileID: fileID, line: line)
+    }
+  }
+
+  /// Whether calling it dismisses something (it is not the root's unavailable value).
+  var isAvailable: Bool {
+    if case .unavailable = kind { return false }
+    return true
+  }
+}
+
+/// What dismissing means for the effect running now: set by the navigation reducer that runs the effect's feature,
+/// innermost presentation first. Task-local, so work started inside the effect inherits it.
+struct Dismissal: Sendable {
+  let dismiss: @Sendable () async -> Void
+
+  @TaskLocal static var current: Dismissal?
+}
+
+extension Effect {
+  /// Runs every asynchronous operation of this effect (and its error handler) with `dismiss` as what
+  /// `@Dependency(\.dismiss)` does inside it; `dismiss` is handed the operation's `Send`.
+  func dismissible(by dismiss: @escaping @Sendable (Send<Action>) async -> Void) -> Self {
+    switch node {
+    case .none, .send, .cancel:
+      return self
+    case let .run(run):
+      let operation = run.operation
+      var handler: (@Sendable (any Error, Send<Action>) async -> Void)?
+      if let base = run.handler {
+        handler = { error, send in
+          await Dismissal.$current.withValue(Dismissal { await dismiss(send) }) { await base(error, send) }
+        }
+      }
+      return Self(
+        .run(
+          Run(
+            priority: run.priority,
+            operation: { send in
+              try await Dismissal.$current.withValue(Dismissal { await dismiss(send) }) { try await operation(send) }
+            },
+            handler: handler, dependencies: run.dependencies, namespace: run.namespace)))
+    case let .merge(effects):
+      return Self(.merge(effects.map { $0.dismissible(by: dismiss) }))
+    case let .concatenate(effects):
+      return Self(.concatenate(effects.map { $0.dismissible(by: dismiss) }))
+    case let .cancellable(id, cancelInFlight, effect):
+      return Self(.cancellable(id: id, cancelInFlight: cancelInFlight, effect.dismissible(by: dismiss)))
+    }
+  }
+}
+
+private enum DismissEffectKey: DependencyKey {
+  static let liveValue = DismissEffect(kind: .unavailable)
+  static let testValue = DismissEffect(kind: .unavailable)
+}
+
+extension DependencyValues {
+  /// Dismisses the presented feature that reads it (see ``DismissEffect``). Unavailable at the root of a `Store`:
+  /// calling it there is a runtime issue.
+  public var dismiss: DismissEffect {
+    get { self[DismissEffectKey.self] }
+    set { self[DismissEffectKey.self] = newValue }
+  }
+}
