@@ -3,6 +3,11 @@ import PackageDescription
 
 // No package dependencies: the toolchain's Foundation (FoundationNetworking on Linux), Dispatch, Observation,
 // XCTest and Swift Testing only.
+// Test targets warn on any expression that takes over 200 ms to type-check (TCA's issue #2724: deep reducer
+// compositions that stopped type-checking; TwelveChildrenTests composes twelve in one body). The test command's
+// zero-warning build turns such a warning into a failure.
+let testSettings: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=200"])]
+
 let package = Package(
   name: "Unidirectional",
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -32,18 +37,25 @@ let package = Package(
       dependencies: ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalTesting", "Features"],
       path: "Benchmarks/UnidirectionalBench"
     ),
-    .testTarget(name: "UnidirectionalTests", dependencies: ["Unidirectional", "UnidirectionalTesting"]),
+    .testTarget(
+      name: "UnidirectionalTests", dependencies: ["Unidirectional", "UnidirectionalTesting"],
+      swiftSettings: testSettings),
     .testTarget(
       name: "UnidirectionalActionLogTests",
-      dependencies: ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalTesting"]),
-    .testTarget(name: "UnidirectionalTestingTests", dependencies: ["Unidirectional", "UnidirectionalTesting"]),
+      dependencies: ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalTesting"],
+      swiftSettings: testSettings),
+    .testTarget(
+      name: "UnidirectionalTestingTests", dependencies: ["Unidirectional", "UnidirectionalTesting"],
+      swiftSettings: testSettings),
     .testTarget(
       name: "FeaturesTests",
-      dependencies: ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalTesting", "Features"]),
+      dependencies: ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalTesting", "Features"],
+      swiftSettings: testSettings),
     // Live clients against real servers on 127.0.0.1 that the tests start and stop themselves.
     .testTarget(
       name: "IntegrationTests",
-      dependencies: ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalTesting", "Features"]),
+      dependencies: ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalTesting", "Features"],
+      swiftSettings: testSettings),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -76,10 +76,11 @@ public enum PNGEncoder {
       let length = min(65_535, bytes.count - offset)
       let isFinal = offset + length == bytes.count
       stream.append(isFinal ? 1 : 0)  // BFINAL, BTYPE 00 (stored)
-      stream.append(UInt8(length & 0xFF))
-      stream.append(UInt8(length >> 8))
-      stream.append(UInt8(~length & 0xFF))
-      stream.append(UInt8((~length >> 8) & 0xFF))
+      let complement: Int = ~length
+      stream.append(UInt8(truncatingIfNeeded: length))
+      stream.append(UInt8(truncatingIfNeeded: length >> 8))
+      stream.append(UInt8(truncatingIfNeeded: complement))
+      stream.append(UInt8(truncatingIfNeeded: complement >> 8))
       stream.append(contentsOf: bytes[offset..<(offset + length)])
       offset += length
     } while offset < bytes.count

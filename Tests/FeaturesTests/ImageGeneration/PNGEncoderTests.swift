@@ -167,10 +167,11 @@ struct GeneratedPNGReader {
       let header = idat[position]
       guard header & 0b110 == 0 else { throw Invalid(description: "not a stored block") }
       let length = Int(idat[position + 1]) | Int(idat[position + 2]) << 8
-      let complement = Int(idat[position + 3]) | Int(idat[position + 4]) << 8
+      let complement: Int = Int(idat[position + 3]) | Int(idat[position + 4]) << 8
       guard length ^ complement == 0xFFFF else { throw Invalid(description: "LEN and NLEN disagree") }
       storedBlockLengths.append(length)
-      raw += idat[(position + 5)..<(position + 5 + length)]
+      let start = position + 5
+      raw.append(contentsOf: idat[start..<(start + length)])
       position += 5 + length
       if header & 1 == 1 { break }
     }

@@ -129,7 +129,8 @@ import UnidirectionalTesting
     let replay = try ActionLogReplay(contentsOf: logURL, reducer: Feature())
     var counts: [Int] = []
     while let step = try replay.next() { counts.append(step.state.count) }
-    #expect(counts == [1, 2])
+    let expected: [Int] = [1, 2]
+    #expect(counts == expected)
     #expect(replay.firstDivergence == nil)
   }
 }

@@ -17,7 +17,10 @@ final class DemoHelpTests: XCTestCase {
       (["scan", "--help"], "usage: demo [scan] [OPTIONS]", "--timeout SECONDS"),
       (["--out", "x", "--help"], "usage: demo [scan] [OPTIONS]", "--api URL"),
       (["counter", "--help"], "usage: demo counter [OPTIONS]", "--force"),
-      (["replay", "--help"], "usage: demo replay FILE [--verify] [--quiet]", "--verify"),
+      (
+        ["replay", "--help"],
+        "usage: demo replay FILE [--verify] [--quiet] [--until N | --export-state N OUT | --step] [--changed-counter]",
+        "--verify"),
     ]
     for (arguments, usage, option) in cases {
       let result = try DemoProcess.run(arguments, in: folder)
