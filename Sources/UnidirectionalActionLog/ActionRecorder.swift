@@ -113,6 +113,17 @@ public final class ActionRecorder: Sendable {
     storage.withLock { $0.session }?.backPressureWaitCount ?? 0
   }
 
+  /// Stops (`true`) or restarts the writer thread, for tests of back-pressure. Call after the store started.
+  func setWriterHeld(_ held: Bool) {
+    storage.withLock { $0.session }?.setWriterHeld(held)
+  }
+
+  /// Blocks until a send has waited for the writer because the buffer was full; `false` if none did within
+  /// `timeout` (a bound for a broken build, not a pace).
+  func waitForBackPressure(timeout: Duration) -> Bool {
+    storage.withLock { $0.session }?.waitForBackPressure(timeout: timeout) ?? false
+  }
+
   /// The feature name a recording of `reducer` gets when none is given: the reducer's type name without its
   /// module (`TimerCounter`, `AppFeature.Child`).
   public static func defaultFeatureName<R: Reducer>(for reducer: R.Type) -> String {

@@ -9,6 +9,8 @@ protocol AnyRecordingSession: AnyObject, Sendable {
   func close() async throws(ActionLogError)
   var writtenCount: Int { get }
   var backPressureWaitCount: Int { get }
+  func setWriterHeld(_ held: Bool)
+  func waitForBackPressure(timeout: Duration) -> Bool
 }
 
 /// The typed half of a recording: buffers what a store reduces and writes it on a dedicated thread.
@@ -119,6 +121,8 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
   private var failure: ActionLogError?
   /// How often an append waited for the writer (for tests).
   private var backPressureWaits = 0
+  /// While set, the writer writes nothing (for tests: a sender then certainly meets back-pressure).
+  private var writerHeld = false
   private var flushWaiters: [(target: UInt64?, continuation: CheckedContinuation<Void, Never>)] = []
 
   init(
@@ -196,6 +200,7 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
       queueCurrentChunk()
       while pendingCount >= maximumPending, !collecting, !finished {
         backPressureWaits += 1
+        signal.broadcast()
         signal.wait()
       }
     }
@@ -264,6 +269,25 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
     return backPressureWaits
   }
 
+  func setWriterHeld(_ held: Bool) {
+    signal.lock()
+    writerHeld = held
+    signal.broadcast()
+    signal.unlock()
+  }
+
+  func waitForBackPressure(timeout: Duration) -> Bool {
+    let deadline = ContinuousClock.now.advanced(by: timeout)
+    signal.lock()
+    defer { signal.unlock() }
+    while backPressureWaits == 0 {
+      let now = ContinuousClock.now
+      if now >= deadline { return false }
+      signal.wait(timeout: now.duration(to: deadline))
+    }
+    return true
+  }
+
   func flush() async throws(ActionLogError) {
     let target = collectFromCaller(closing: false)
     await waitUntilWritten(target)
@@ -312,6 +336,10 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
   func runWriter() {
     signal.lock()
     while true {
+      if writerHeld {
+        signal.wait()
+        continue
+      }
       if !queue.isEmpty {
         let batch = queue
         queue.removeAll(keepingCapacity: true)

@@ -123,8 +123,6 @@ final class ActionRecorderTests: XCTestCase {
   func testASenderFasterThanTheWriterWaitsForItInsteadOfDroppingActions() async throws {
     let folder = try ScratchFolder(self)
     let url = folder.file("session.jsonl")
-    // Far more actions than may wait for the writer, and a flush interval short enough that the writer also
-    // collects partial buffers under the store's lock while the sender is waiting for room.
     let recorder = try ActionRecorder(
       fileURL: url, feature: nil, fingerprints: true, flushInterval: .milliseconds(1), maximumPending: 2_048)
     let store = Store(initialState: LoggedCounter.State(), recordingTo: recorder) {
@@ -132,9 +130,21 @@ final class ActionRecorderTests: XCTestCase {
     } withDependencies: {
       $0.clock = ImmediateClock()
     }
+    // With the writer stopped, far more actions than may wait for it: the sender must wait for room.
+    recorder.setWriterHeld(true)
     let count = 20_000
-    for _ in 0..<count { store.send(.increment) }
-    XCTAssertGreaterThan(recorder.backPressureWaitCount, 0)
+    let sent = LockIsolated(false)
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+      Thread {
+        for _ in 0..<count { store.send(.increment) }
+        sent.setValue(true)
+        done.resume()
+      }.start()
+      XCTAssertTrue(recorder.waitForBackPressure(timeout: .seconds(60)), "the sender never waited for the writer")
+      XCTAssertEqual(recorder.writtenCount, 0)
+      XCTAssertFalse(sent.value, "the sender waits for the writer instead of dropping actions")
+      recorder.setWriterHeld(false)
+    }
     try await recorder.close()
     XCTAssertEqual(store.count, count)
     XCTAssertEqual(recorder.writtenCount, count)
