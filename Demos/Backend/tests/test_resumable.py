@@ -42,16 +42,35 @@ def raw_request(stack, method: str, path: str, headers: dict[str, str], body: by
             sock.sendall(body[:send_body_bytes])
             time.sleep(0.3)
             return parse_heads(interim)[0], b""
-        sock.sendall(body)
         data = b""
-        while True:
-            chunk = sock.recv(65536)
-            if not chunk:
-                break
-            data += chunk
+        try:
+            sock.sendall(body)
+            while True:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                data += chunk
+        except (BrokenPipeError, ConnectionResetError):
+            # A server may answer from the head alone (413 for a declared length over a limit) and close without
+            # reading the body; the kernel then resets the connection. The answer read before the reset stands.
+            if b"\r\n\r\n" not in data:
+                data += drain(sock)
+            if b"\r\n\r\n" not in data:
+                raise
     finally:
         sock.close()
     return parse_heads(data)
+
+
+def drain(sock: socket.socket) -> bytes:
+    """Whatever the socket still holds after a failed send (a response that arrived before the reset)."""
+    data = b""
+    try:
+        while chunk := sock.recv(65536):
+            data += chunk
+    except OSError:
+        pass
+    return data
 
 
 def parse_heads(data: bytes) -> tuple[list[tuple[int, dict[str, str]]], bytes]:

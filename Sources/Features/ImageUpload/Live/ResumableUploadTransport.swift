@@ -23,6 +23,15 @@ final class ResumableUploadTransport: Sendable {
     case fileRange(URL, offset: Int64, length: Int64, fileSize: Int64)
     /// The whole file with a `Content-Length`, for servers that need one (a plain upload).
     case wholeFile(URL)
+
+    /// How many bytes the body has, when that is known without reading the file.
+    var length: Int64? {
+      switch self {
+      case .empty: 0
+      case let .fileRange(_, _, length, _): length
+      case .wholeFile: nil
+      }
+    }
   }
 
   private let configuration: URLSessionConfiguration
