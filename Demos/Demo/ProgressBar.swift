@@ -51,6 +51,13 @@ struct ProgressBar {
     isFinished = true
   }
 
+  /// The work continues after an interruption: as a plain line, the next update (or the finish) is printed again,
+  /// so a log shows the resumption even when the bar had already reached its end (bytes handed to the network
+  /// before the connection dropped count towards it).
+  mutating func resumed() {
+    lastPlainTenth = -1
+  }
+
   /// Ends the bar where it is (the work stopped): a terminal keeps the last drawing, a pipe gets nothing more.
   mutating func abandon() {
     guard !isFinished else { return }

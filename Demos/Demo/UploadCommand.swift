@@ -107,6 +107,7 @@ struct UploadCommand: DemoCommand {
       case let .resuming(offset):
         guard lastStatus != state.status else { break }
         console.line("upload: interrupted; the server has \(ProgressBar.bytes(offset)), sending the rest")
+        bar.resumed()
       case let .waitingToResume(_, reason):
         guard lastStatus != state.status else { break }
         console.line("upload: \(reason) Resuming in \(TransferFeature.autoResumeDelay)…")
