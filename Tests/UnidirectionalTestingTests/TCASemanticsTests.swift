@@ -420,7 +420,7 @@ private final class Gate: Sendable {
   }
 }
 
-/// Suspends until cancelled (like TCA's `Task.never()`).
+/// Suspends until cancelled.
 private func never() async throws {
-  try await Task.sleep(for: .seconds(86_400))
+  try await Task.never()
 }

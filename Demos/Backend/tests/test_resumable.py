@@ -259,7 +259,10 @@ def test_dropped_append_keeps_the_bytes_up_to_the_drop(http, stack):
     counters = http.get(f"{stack.api}/test-hooks/resumable-uploads", params={"fileId": r.json()["fileId"]},
                         timeout=TIMEOUT).json()
     assert counters["drops"] == 2
-    assert len(body) <= counters["bytesReceived"] < 1.5 * len(body)
+    # What arrived past each drop point depends on how much the client had in flight when the server closed: the
+    # server received at least the file, and at most what the three requests sent.
+    sent = len(body) + len(body[250_000:]) + len(body[450_000:])
+    assert len(body) <= counters["bytesReceived"] <= sent
 
 
 def test_an_append_to_a_completed_upload_replays_its_answer(http, stack):

@@ -147,7 +147,7 @@ private struct Log: Reducer {
     case .listen:
       return .run { [registry] send in
         registry.register(send)
-        try await Task.sleep(for: .seconds(3600))
+        try await Task.never()
       }
     case .fire:
       registry.fire(.ping)
