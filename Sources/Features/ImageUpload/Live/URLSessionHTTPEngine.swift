@@ -13,6 +13,10 @@ import Unidirectional
 /// body). A body that is not one whole file (a multipart form, a range of a file) is staged to a temporary file first,
 /// because URLSession on Linux can only stream a body from a file.
 ///
+/// On Linux (FoundationNetworking of Swift 6.3.1) a request that waits for its response busy-loops about 75% of a
+/// core: the write-readiness source armed while connecting is never cancelled when libcurl only wants to read, so it
+/// fires for as long as the server thinks (one more reason plain `http` goes through ``SocketHTTPEngine``).
+///
 /// ```swift
 /// let engine = URLSessionHTTPEngine(requestTimeout: 60, resourceTimeout: 3600, maxConnectionsPerHost: 4,
 ///   stagingDirectory: FileManager.default.temporaryDirectory)
