@@ -1,12 +1,20 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 // No package dependencies: the toolchain's Foundation (FoundationNetworking on Linux), Dispatch, Observation,
 // XCTest and Swift Testing only.
-// Test targets warn on any expression that takes over 200 ms to type-check (TCA's issue #2724: deep reducer
+// Every target: debug builds write an index store, and by default the compiler also indexes into it every *system*
+// module the target imports (the standard library, Foundation, Glibc, …), in each compile job that starts before
+// another has finished; that was a third of a clean debug build of the core. Editors do not need those records
+// (SourceKit-LSP shows a system module from its interface; its own tests, like rules_swift, build with this flag).
+// SwiftPM accepts unsafe flags in a package used as a versioned dependency from tools version 6.2 on, hence 6.2.
+let settings: [SwiftSetting] = [.unsafeFlags(["-index-ignore-system-modules"])]
+// Test targets also warn on any expression that takes over 200 ms to type-check (TCA's issue #2724: deep reducer
 // compositions that stopped type-checking; TwelveChildrenTests composes twelve in one body). The test command's
 // zero-warning build turns such a warning into a failure.
-let testSettings: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=200"])]
+let testSettings: [SwiftSetting] = [
+  .unsafeFlags(["-index-ignore-system-modules", "-Xfrontend", "-warn-long-expression-type-checking=200"])
+]
 
 let package = Package(
   name: "Unidirectional",
@@ -21,21 +29,22 @@ let package = Package(
   ],
   targets: [
     // The architecture: Store, Reducer, Effect, Dependencies, Clocks, Diff, store observers, change printing, traces.
-    .target(name: "Unidirectional"),
+    .target(name: "Unidirectional", swiftSettings: settings),
     // Action logs: record a store's actions to a file and replay them (through the core's public StoreObserver).
-    .target(name: "UnidirectionalActionLog", dependencies: ["Unidirectional"]),
+    .target(name: "UnidirectionalActionLog", dependencies: ["Unidirectional"], swiftSettings: settings),
     // TestStore and test helpers: the only library module that imports XCTest and Swift Testing.
-    .target(name: "UnidirectionalTesting", dependencies: ["Unidirectional"]),
+    .target(name: "UnidirectionalTesting", dependencies: ["Unidirectional"], swiftSettings: settings),
     // The product's features, a folder each, with their clients (interface, test/preview values, live).
-    .target(name: "Features", dependencies: ["Unidirectional"]),
+    .target(name: "Features", dependencies: ["Unidirectional"], swiftSettings: settings),
     // The headless demo host: `swift run demo`.
     .executableTarget(
-      name: "Demo", dependencies: ["Unidirectional", "UnidirectionalActionLog", "Features"], path: "Demos/Demo"),
+      name: "Demo", dependencies: ["Unidirectional", "UnidirectionalActionLog", "Features"], path: "Demos/Demo",
+      swiftSettings: settings),
     // `swift run -c release unidirectional-bench`: every case next to its raw baseline, in one process.
     .executableTarget(
       name: "UnidirectionalBench",
       dependencies: ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalTesting", "Features"],
-      path: "Benchmarks/UnidirectionalBench"
+      path: "Benchmarks/UnidirectionalBench", swiftSettings: settings
     ),
     .testTarget(
       name: "UnidirectionalTests", dependencies: ["Unidirectional", "UnidirectionalTesting"],

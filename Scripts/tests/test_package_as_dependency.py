@@ -1,0 +1,81 @@
+"""The package as a user's package sees it: a versioned dependency whose products SwiftPM accepts.
+
+The library targets build with an unsafe flag (`-index-ignore-system-modules`, see Package.swift). SwiftPM refuses a
+versioned dependency whose products carry unsafe flags unless its manifest declares tools version 6.2 or later, with
+"the target 'Unidirectional' in product 'Unidirectional' contains unsafe build flags" — an error only a user's package
+sees, never this repository's own build. So the test does what a user does: the working tree's files become a tagged
+git repository, and a small package depending on it `exact: "1.0.0"` plans its build (SwiftPM checks the flags while
+planning, so nothing is compiled: about 2 s).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import textwrap
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def git(cwd: Path, *arguments: str) -> None:
+    subprocess.run(
+        ["git", "-c", "user.name=test", "-c", "user.email=test@localhost", *arguments],
+        cwd=cwd, check=True, capture_output=True, timeout=60,
+    )
+
+
+def tagged_snapshot_of_the_working_tree(destination: Path) -> Path:
+    """Copies the tracked files as they are now (edits included) into a new repository tagged 1.0.0."""
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, check=True, capture_output=True, timeout=60)
+    for name in filter(None, listed.stdout.decode().split("\0")):
+        source = REPO / name
+        if source.is_file():
+            target = destination / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+    git(destination, "init", "-q")
+    git(destination, "add", "-A")
+    git(destination, "commit", "-q", "-m", "snapshot")
+    git(destination, "tag", "1.0.0")
+    return destination
+
+
+def consumer_package(directory: Path, dependency: Path, products: list[str]) -> Path:
+    uses = ", ".join(f'.product(name: "{name}", package: "unidirectional")' for name in products)
+    (directory / "Sources" / "App").mkdir(parents=True)
+    (directory / "Sources" / "App" / "main.swift").write_text("import Unidirectional\n")
+    (directory / "Package.swift").write_text(textwrap.dedent(f"""\
+        // swift-tools-version: 6.0
+        import PackageDescription
+
+        let package = Package(
+          name: "App",
+          platforms: [.macOS(.v15)],
+          dependencies: [.package(url: "{dependency.as_uri()}", exact: "1.0.0")],
+          targets: [.executableTarget(name: "App", dependencies: [{uses}])]
+        )
+        """))
+    return directory
+
+
+@pytest.mark.skipif(shutil.which("swift") is None, reason="needs the Swift toolchain")
+def test_a_package_depending_on_a_release_by_version_can_use_every_library_product(tmp_path: Path) -> None:
+    dependency = tagged_snapshot_of_the_working_tree(tmp_path / "unidirectional")
+    app = consumer_package(
+        tmp_path / "app", dependency,
+        ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalTesting", "Features"],
+    )
+
+    # Its own cache and build folder, so no copy of an earlier snapshot is reused and nothing is left behind.
+    result = subprocess.run(
+        ["swift", "build", "--package-path", str(app), "--scratch-path", str(tmp_path / "build"),
+         "--cache-path", str(tmp_path / "cache"), "--print-manifest-job-graph"],
+        capture_output=True, text=True, timeout=300,
+    )
+
+    assert "unsafe build flags" not in result.stdout + result.stderr
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "digraph" in result.stdout
