@@ -143,7 +143,8 @@ final class PresignedUploadIntegrationTests: BackendStackTestCase {
     let images = try threeImages()
     // Item 0 (700 KB) hangs after reading its body; item 1 (2.5 MB) is refused with AccessDenied.
     let configuration = UploadIntegrationSupport.configuration(
-      stack, headers: ["X-Test-Fault": "put-hang:0,put-fail:1:AccessDenied"])
+      stack, headers: ["X-Test-Fault": "put-hang:0,put-fail:1:AccessDenied"],
+      requestTimeout: UploadIntegrationSupport.outlastingTheHang)
     let before = try await stack.events().count
 
     do {
@@ -156,9 +157,10 @@ final class PresignedUploadIntegrationTests: BackendStackTestCase {
         .storageRejected(status: 403, code: "AccessDenied", message: "Request has expired"))
     }
 
-    // The hang handler notices the disconnect within ~50 ms; it would otherwise wait 10 s.
+    // The hang handler notices the disconnect within ~50 ms; a client that waited for it would have got its answer
+    // only after the hook's cap, with `disconnectedEarly` false.
     var events: [BackendStack.Event] = []
-    let settled = try await UploadIntegrationSupport.waitUntil(timeout: 8) {
+    let settled = try await UploadIntegrationSupport.waitUntil(timeout: 30) {
       events = Array(try await stack.events().dropFirst(before))
       return events.contains { $0.kind == "hang" && $0.completed }
     }
@@ -228,13 +230,14 @@ final class PresignedUploadIntegrationTests: BackendStackTestCase {
   func testCancellingTheUploadStopsThePUTs() async throws {
     let stack = try Self.backend.stack()
     let image = try threeImages()[0]
-    let configuration = UploadIntegrationSupport.configuration(stack, headers: ["X-Test-Fault": "put-hang:0"])
+    let configuration = UploadIntegrationSupport.configuration(
+      stack, headers: ["X-Test-Fault": "put-hang:0"], requestTimeout: UploadIntegrationSupport.outlastingTheHang)
     let before = try await stack.events().count
     let task = Task {
       try await PresignedUploader(configuration: configuration).upload([image.item], mediaType: .archive, uuid: .random)
     }
     // Cancel once the server has the whole body and is holding the answer back.
-    let reached = try await UploadIntegrationSupport.waitUntil(timeout: 8) {
+    let reached = try await UploadIntegrationSupport.waitUntil(timeout: 30) {
       try await stack.events().dropFirst(before).contains { $0.kind == "hang" && $0.bytesReceived == 700_001 }
     }
     XCTAssertTrue(reached)
@@ -245,7 +248,7 @@ final class PresignedUploadIntegrationTests: BackendStackTestCase {
     } catch {
       XCTAssertTrue(error is CancellationError, "\(error)")
     }
-    let disconnected = try await UploadIntegrationSupport.waitUntil(timeout: 8) {
+    let disconnected = try await UploadIntegrationSupport.waitUntil(timeout: 30) {
       try await stack.events().dropFirst(before).contains { $0.kind == "hang" && $0.completed && $0.disconnectedEarly }
     }
     XCTAssertTrue(disconnected)

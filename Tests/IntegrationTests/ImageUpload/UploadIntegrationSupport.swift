@@ -102,14 +102,21 @@ enum UploadIntegrationSupport {
     token: String? = nil,
     headers: [String: String] = [:],
     maxConcurrentUploads: Int = 4,
+    requestTimeout: TimeInterval = 30,
     retryPolicy: RetryPolicy = .standard,
     transport: UploadServerConfiguration.Transport = .automatic
   ) -> UploadServerConfiguration {
     UploadServerConfiguration(
       apiBaseURL: apiBaseURL ?? stack.apiURL, token: BearerToken(token ?? stack.token),
-      maxConcurrentUploads: maxConcurrentUploads, requestTimeout: 30, additionalHeaders: headers,
+      maxConcurrentUploads: maxConcurrentUploads, requestTimeout: requestTimeout, additionalHeaders: headers,
       retryPolicy: retryPolicy, transport: transport)
   }
+
+  /// The backend's `put-hang` hook holds its answer back this long at most (`HANG_SECONDS` in Demos/Backend/app.py).
+  static let hangCapSeconds: TimeInterval = 60
+  /// A client request timeout for tests of the `put-hang` hook: above its cap, so that only a cancel, never the
+  /// client's own timeout, can end the hanging request before the server answers.
+  static let outlastingTheHang: TimeInterval = hangCapSeconds * 2
 
   /// Both HTTP engines: the socket engine (`.automatic` on Linux for http://) and URLSession (what https uses).
   static let engines: [UploadServerConfiguration.Transport] = [.automatic, .urlSession]
