@@ -8,8 +8,10 @@ Prints exactly one JSON line to stdout once both are ready:
 
 then stays alive until stdin reaches EOF (parent closed it or died) or it
 receives SIGTERM/SIGINT; then it stops both children and exits 0.
-Children's output goes to stderr. Readiness failure -> message on stderr,
-exit 1. A child dying on its own afterwards -> exit 1.
+Children's output goes to stderr. A child that exits while starting (e.g. its
+port was taken after it was chosen) -> both start again on other ports, at
+most 3 attempts in all. Readiness failure -> message on stderr, exit 1. A
+child dying on its own afterwards -> exit 1.
 
 Options:
   --test-hooks        set BACKEND_TEST_HOOKS=1 for the app
@@ -117,6 +119,31 @@ def stop_children(children: list[subprocess.Popen]) -> None:
                 eprint(f"child {p.pid} did not exit after SIGKILL")
 
 
+START_ATTEMPTS = 3
+
+
+def wait_until_ready(
+    moto: subprocess.Popen, api: subprocess.Popen, s3_url: str, api_url: str, deadline: float, budget: float
+) -> str | None:
+    """Polls both children until they answer; returns the name of one that exited first, or None once both are up.
+
+    Not ready by `deadline`: a message and SystemExit(1).
+    """
+    moto_ready = api_ready = False
+    while True:
+        for p, name in ((moto, "moto_server"), (api, "uvicorn")):
+            if p.poll() is not None:
+                return f"{name} (code {p.returncode})"
+        moto_ready = moto_ready or http_ok(f"{s3_url}/moto-api/")
+        api_ready = moto_ready and (api_ready or http_ok(f"{api_url}/healthz"))
+        if moto_ready and api_ready:
+            return None
+        if time.monotonic() >= deadline:
+            eprint(f"stack not ready within {budget:.0f}s (moto ready: {moto_ready}, api ready: {api_ready})")
+            raise SystemExit(1)
+        time.sleep(0.1)
+
+
 def moto_command(port: int) -> list[str]:
     # The interpreter running this script (the project's .venv), never a moto_server that happens to be on PATH.
     return [sys.executable, "-m", "moto.server", "-H", HOST, "-p", str(port)]
@@ -147,67 +174,59 @@ def main(argv: list[str] | None = None) -> int:
         upload_dir = Path(tempfile.mkdtemp(prefix="backend-uploads-")).resolve()
         created_upload_dir = upload_dir
 
-    api_port, s3_port = args.api_port or free_port(), free_port()
-    while s3_port == api_port:
-        s3_port = free_port()
-    api_url, s3_url = f"http://{HOST}:{api_port}", f"http://{HOST}:{s3_port}"
-
     base_env = dict(os.environ)
     no_proxy = ",".join(x for x in (base_env.get("NO_PROXY", ""), "127.0.0.1,localhost") if x)
     base_env.update(NO_PROXY=no_proxy, no_proxy=no_proxy, PYTHONUNBUFFERED="1")
     base_env.setdefault("AWS_ACCESS_KEY_ID", "testing")
     base_env.setdefault("AWS_SECRET_ACCESS_KEY", "testing")
-
-    app_env = dict(base_env)
-    app_env.update(
-        BACKEND_API_TOKEN=token,
-        S3_ENDPOINT_URL=s3_url,
-        S3_BUCKET=bucket,
-        UPLOAD_DIR=str(upload_dir),
-    )
-    if args.test_hooks:
-        app_env["BACKEND_TEST_HOOKS"] = "1"
-    else:
-        app_env.pop("BACKEND_TEST_HOOKS", None)
     moto_env = dict(base_env)
     moto_env.pop("BACKEND_API_TOKEN", None)  # moto has no business with it
 
     children: list[subprocess.Popen] = []
     code = 0
     try:
-        moto = spawn(moto_command(s3_port), moto_env)
-        children.append(moto)
-        api = spawn(
-            [
-                sys.executable, "-m", "uvicorn", "app:app",
-                "--app-dir", str(HERE), "--host", HOST, "--port", str(api_port),
-                "--log-level", "warning", "--no-access-log",
-                # uvicorn's h11 protocol plus 104 responses and the drop hook (http_protocol.py).
-                "--http", "http_protocol:ExtendedH11Protocol",
-                "--timeout-graceful-shutdown", "2",
-            ],
-            app_env,
-        )
-        children.append(api)
-
         deadline = time.monotonic() + args.timeout
-        moto_ready = api_ready = False
-        while not (moto_ready and api_ready):
-            for p, name in ((moto, "moto_server"), (api, "uvicorn")):
-                if p.poll() is not None:
-                    eprint(f"{name} exited early with code {p.returncode}")
-                    raise SystemExit(1)
-            moto_ready = moto_ready or http_ok(f"{s3_url}/moto-api/")
-            api_ready = moto_ready and (api_ready or http_ok(f"{api_url}/healthz"))
-            if moto_ready and api_ready:
+        for attempt in range(1, START_ATTEMPTS + 1):
+            api_port, s3_port = args.api_port or free_port(), free_port()
+            while s3_port == api_port:
+                s3_port = free_port()
+            api_url, s3_url = f"http://{HOST}:{api_port}", f"http://{HOST}:{s3_port}"
+            app_env = dict(base_env)
+            app_env.update(
+                BACKEND_API_TOKEN=token,
+                S3_ENDPOINT_URL=s3_url,
+                S3_BUCKET=bucket,
+                UPLOAD_DIR=str(upload_dir),
+            )
+            if args.test_hooks:
+                app_env["BACKEND_TEST_HOOKS"] = "1"
+            else:
+                app_env.pop("BACKEND_TEST_HOOKS", None)
+
+            moto = spawn(moto_command(s3_port), moto_env)
+            api = spawn(
+                [
+                    sys.executable, "-m", "uvicorn", "app:app",
+                    "--app-dir", str(HERE), "--host", HOST, "--port", str(api_port),
+                    "--log-level", "warning", "--no-access-log",
+                    # uvicorn's h11 protocol plus 104 responses and the drop hook (http_protocol.py).
+                    "--http", "http_protocol:ExtendedH11Protocol",
+                    "--timeout-graceful-shutdown", "2",
+                ],
+                app_env,
+            )
+            children = [moto, api]
+            exited = wait_until_ready(moto, api, s3_url, api_url, deadline, args.timeout)
+            if exited is None:
                 break
-            if time.monotonic() >= deadline:
-                eprint(
-                    f"stack not ready within {args.timeout:.0f}s "
-                    f"(moto ready: {moto_ready}, api ready: {api_ready})"
-                )
+            # A port chosen free can be taken before the child binds it (the kernel hands the same range to every
+            # outgoing connection on the machine): start again on other ports, a bounded number of times.
+            stop_children(children)
+            children = []
+            if attempt == START_ATTEMPTS or time.monotonic() >= deadline:
+                eprint(f"{exited} exited early (attempt {attempt} of {START_ATTEMPTS})")
                 raise SystemExit(1)
-            time.sleep(0.1)
+            eprint(f"{exited} exited early (attempt {attempt} of {START_ATTEMPTS}); starting again on other ports")
 
         line = json.dumps(
             {"api": api_url, "s3": s3_url, "bucket": bucket, "token": token, "uploadDir": str(upload_dir)}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import signal
 import socket
@@ -497,6 +498,39 @@ def test_run_stack_readiness_failure_exits_1():
     assert p.returncode == 1
     assert p.stdout == b""
     assert b"not ready" in p.stderr
+
+
+def test_run_stack_starts_again_on_other_ports_when_a_chosen_port_is_taken_before_it_binds():
+    # The port it picks for moto is already taken by the time moto binds it, as when another process's connection
+    # gets it in between: the first attempt's moto exits early, and run_stack starts both again on fresh ports.
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        taken_port = taken.getsockname()[1]
+        launcher = (
+            "import sys, run_stack\n"
+            "real, picks = run_stack.free_port, iter([None, int(sys.argv[1])])\n"
+            "run_stack.free_port = lambda: next(picks, None) or real()\n"
+            "sys.exit(run_stack.main(['--timeout', '20']))\n"
+        )
+        p = subprocess.Popen(
+            [sys.executable, "-c", launcher, str(taken_port)], cwd=BACKEND_DIR,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )
+        try:
+            line = p.stdout.readline()
+            assert line, p.stderr.read().decode(errors="replace") if p.poll() is not None else "no ready line"
+            ready = json.loads(line)
+            assert urlparse(ready["s3"]).port != taken_port
+            assert requests.get(f"{ready['api']}/healthz", timeout=5).status_code == 200
+        finally:
+            p.stdin.close()
+            p.wait(timeout=20)
+            log = p.stderr.read().decode(errors="replace")
+            p.stdout.close()
+            p.stderr.close()
+    assert p.returncode == 0, log
+    assert "moto_server (code 1) exited early (attempt 1 of 3); starting again on other ports" in log, log
 
 
 def _free_port() -> int:
