@@ -1,169 +1,231 @@
-/// An array of identifiable elements with O(1) lookup by id: the state of a `forEach` list.
+/// An array of elements with unique ids and O(1) lookup by id: the state of a `forEach` list.
 ///
 /// ```swift
-/// var todos: IdentifiedArrayOf<Todo> = [Todo(id: 1, title: "Milk")]
+/// var todos: IdentifiedArrayOf<Todo> = [Todo(id: 1, title: "Milk"), Todo(id: 2, title: "Eggs")]
 /// todos[id: 1]?.isDone = true
-/// todos.remove(id: 1)
+/// todos.sort { $0.title < $1.title }
+/// todos.remove(id: 2)
 /// ```
 ///
-/// Ids are unique: appending an element whose id is already present replaces nothing and returns `false`.
+/// It has the API of swift-identified-collections' `IdentifiedArray` that features use. Ids stay unique through
+/// every operation, and no operation traps on a duplicate id: an insertion whose id is present is refused (and says
+/// so in its result), and a mutation that would give two elements one id is reported as a runtime issue.
 public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
-  private var elements: [Element]
-  private var offsets: [ID: Int]
-  private let id: KeyPath<Element, ID> & Sendable
+  /// The key path to each element's id.
+  public let id: KeyPath<Element, ID> & Sendable
+  /// Reads an element's id; faster than the key path for `Identifiable` elements.
+  let readID: (Element) -> ID
+  /// The elements, in order.
+  public internal(set) var elements: [Element]
+  /// Each element's position, by id.
+  var offsets: [ID: Int]
 
-  /// An empty array identifying elements by `id`.
-  public init(id: KeyPath<Element, ID> & Sendable) {
-    self.elements = []
-    self.offsets = [:]
+  init(
+    id: KeyPath<Element, ID> & Sendable, readID: @escaping (Element) -> ID, elements: [Element],
+    offsets: [ID: Int]
+  ) {
     self.id = id
+    self.readID = readID
+    self.elements = elements
+    self.offsets = offsets
   }
 
-  /// The ids in order.
-  public var ids: [ID] { elements.map { $0[keyPath: id] } }
-
-  /// The element with `id`; setting nil removes it, setting a value replaces it (or appends it when absent).
-  public subscript(id elementID: ID) -> Element? {
-    get { offsets[elementID].map { elements[$0] } }
-    set {
-      switch (offsets[elementID], newValue) {
-      case let (offset?, element?): elements[offset] = element
-      case (nil, let element?): append(element)
-      case (_?, nil): remove(id: elementID)
-      case (nil, nil): break
-      }
-    }
-  }
+  /// The ids, in order.
+  public var ids: [ID] { elements.map(readID) }
 
   /// The position of the element with `id`.
   public func index(id elementID: ID) -> Int? { offsets[elementID] }
 
-  /// Appends `element` unless its id is present. Returns whether it was appended.
-  @discardableResult
-  public mutating func append(_ element: Element) -> Bool {
-    let elementID = element[keyPath: id]
-    guard offsets[elementID] == nil else { return false }
-    offsets[elementID] = elements.count
-    elements.append(element)
-    return true
-  }
+  /// Whether an element with the id of `element` is present.
+  public func contains(_ element: Element) -> Bool { offsets[readID(element)] != nil }
 
-  /// Inserts `element` at `index` unless its id is present. Returns whether it was inserted.
-  @discardableResult
-  public mutating func insert(_ element: Element, at index: Int) -> Bool {
-    let elementID = element[keyPath: id]
-    guard offsets[elementID] == nil else { return false }
-    elements.insert(element, at: index)
-    reindex(from: index)
-    return true
+  /// The element with `id`, or nil. Setting nil removes it; setting an element replaces it, or appends it when no
+  /// element has that id. An element whose own id differs from `id` is a runtime issue and changes nothing.
+  public subscript(id elementID: ID) -> Element? {
+    get { offsets[elementID].map { elements[$0] } }
+    set {
+      guard let newValue else {
+        remove(id: elementID)
+        return
+      }
+      guard readID(newValue) == elementID else {
+        reportIssue(
+          """
+          IdentifiedArray: an element with the id \(readID(newValue)) was assigned to the subscript [id: \
+          \(elementID)]; nothing changed. Assign an element with the same id, or use updateOrAppend(_:).
+          """)
+        return
+      }
+      if let offset = offsets[elementID] {
+        elements[offset] = newValue
+      } else {
+        offsets[elementID] = elements.count
+        elements.append(newValue)
+      }
+    }
+    _modify {
+      guard let offset = offsets[elementID] else {
+        var absent: Element? = nil
+        yield &absent
+        if let absent { self[id: elementID] = absent }
+        return
+      }
+      var element: Element? = takeElement(at: offset)
+      defer { putBack(element, at: offset, previousID: elementID) }
+      yield &element
+    }
   }
 
   /// Removes and returns the element with `id`.
   @discardableResult
   public mutating func remove(id elementID: ID) -> Element? {
-    guard let offset = offsets.removeValue(forKey: elementID) else { return nil }
-    let element = elements.remove(at: offset)
-    reindex(from: offset)
-    return element
+    guard let offset = offsets[elementID] else { return nil }
+    return remove(at: offset)
   }
 
-  /// Removes and returns the element at `index`.
+  /// Removes and returns the element with the id of `element`.
   @discardableResult
-  public mutating func remove(at index: Int) -> Element {
-    let element = elements.remove(at: index)
-    offsets.removeValue(forKey: element[keyPath: id])
-    reindex(from: index)
-    return element
+  public mutating func remove(_ element: Element) -> Element? {
+    remove(id: readID(element))
   }
 
-  /// Removes every element matching `shouldRemove`.
-  public mutating func removeAll(where shouldRemove: (Element) throws -> Bool) rethrows {
-    try elements.removeAll(where: shouldRemove)
-    reindex(from: 0)
+  /// Rebuilds the positions of the elements from `start` on.
+  mutating func reindex(from start: Int) {
+    if start == 0 {
+      offsets.removeAll(keepingCapacity: true)
+      offsets.reserveCapacity(elements.count)
+    }
+    for offset in start..<elements.count { offsets[readID(elements[offset])] = offset }
   }
 
-  /// Removes every element.
-  public mutating func removeAll() {
-    elements.removeAll()
-    offsets.removeAll()
+  /// Moves the element at `offset` out of the storage, so that it is uniquely referenced while a caller mutates
+  /// it (no copy-on-write of its own buffers): the last element takes its place until ``putBack(_:at:previousID:)``.
+  mutating func takeElement(at offset: Int) -> Element {
+    elements.swapAt(offset, elements.count - 1)
+    return elements.removeLast()
   }
 
-  private mutating func reindex(from start: Int) {
-    if start == 0 { offsets.removeAll(keepingCapacity: true) }
-    for offset in start..<elements.count { offsets[elements[offset][keyPath: id]] = offset }
+  /// Undoes ``takeElement(at:)`` with the mutated element, or removes the position when it became nil.
+  mutating func putBack(_ element: Element?, at offset: Int, previousID: ID) {
+    let last = elements.count
+    if let element {
+      elements.append(element)
+      elements.swapAt(offset, last)
+      rekeyIfNeeded(at: offset, previousID: previousID)
+    } else {
+      if offset != last { elements.append(elements.remove(at: offset)) }
+      offsets.removeValue(forKey: previousID)
+      reindex(from: offset)
+    }
+  }
+
+  /// After the element at `offset` was mutated in place: if its id changed, indexes it under the new id. An id
+  /// that another element holds is a runtime issue; the mutated element wins and the other one is removed.
+  mutating func rekeyIfNeeded(at offset: Int, previousID: ID) {
+    let newID = readID(elements[offset])
+    guard newID != previousID else { return }
+    offsets.removeValue(forKey: previousID)
+    if let other = offsets[newID], other != offset {
+      reportIssue(
+        """
+        IdentifiedArray: an element's id was changed from \(previousID) to \(newID), which another element \
+        already has; that other element was removed. Ids must stay unique.
+        """)
+      elements.remove(at: other)
+      reindex(from: Swift.min(other, offset))
+      return
+    }
+    offsets[newID] = offset
+  }
+}
+
+extension IdentifiedArray {
+  /// An empty array identifying elements by `id`.
+  public init(id: KeyPath<Element, ID> & Sendable) {
+    self.init(id: id, readID: { $0[keyPath: id] }, elements: [], offsets: [:])
+  }
+
+  /// The elements of `elements`, identified by `id`; of elements with equal ids, `combine` decides which stays
+  /// (at the position of the first).
+  public init(
+    _ elements: some Sequence<Element>,
+    id: KeyPath<Element, ID> & Sendable,
+    uniquingIDsWith combine: (Element, Element) throws -> Element
+  ) rethrows {
+    self.init(id: id)
+    try append(uniquing: elements, with: combine)
+  }
+
+  /// The elements of `elements`, identified by `id`. Ids must be unique: of duplicates, the first is kept and each
+  /// later one is reported as a runtime issue.
+  public init(uniqueElements elements: some Sequence<Element>, id: KeyPath<Element, ID> & Sendable) {
+    self.init(id: id)
+    appendReportingDuplicates(elements)
+  }
+
+  /// The elements of `elements`, which the caller guarantees have unique ids (checked: a duplicate is reported and
+  /// dropped, never trapped on).
+  public init(uncheckedUniqueElements elements: some Sequence<Element>, id: KeyPath<Element, ID> & Sendable) {
+    self.init(uniqueElements: elements, id: id)
+  }
+
+  mutating func append(uniquing elements: some Sequence<Element>, with combine: (Element, Element) throws -> Element)
+    rethrows
+  {
+    for element in elements {
+      let elementID = readID(element)
+      if let offset = offsets[elementID] {
+        self.elements[offset] = try combine(self.elements[offset], element)
+        rekeyIfNeeded(at: offset, previousID: elementID)
+      } else {
+        offsets[elementID] = self.elements.count
+        self.elements.append(element)
+      }
+    }
+  }
+
+  mutating func appendReportingDuplicates(_ elements: some Sequence<Element>) {
+    for element in elements where !append(element).inserted {
+      reportIssue("IdentifiedArray: a second element with the id \(readID(element)) was dropped; ids must be unique.")
+    }
   }
 }
 
 extension IdentifiedArray where Element: Identifiable, Element.ID == ID {
   /// An empty array of identifiable elements.
-  public init() { self.init(id: \.id) }
+  public init() {
+    self.init(id: \.id, readID: { $0.id }, elements: [], offsets: [:])
+  }
 
   /// The elements of `sequence`, keeping the first of any duplicate ids.
   public init(_ sequence: some Sequence<Element>) {
     self.init()
     for element in sequence { append(element) }
   }
+
+  /// The elements of `elements`; of elements with equal ids, `combine` decides which stays.
+  public init(
+    _ elements: some Sequence<Element>,
+    uniquingIDsWith combine: (Element, Element) throws -> Element
+  ) rethrows {
+    self.init()
+    try append(uniquing: elements, with: combine)
+  }
+
+  /// The elements of `elements`. Ids must be unique: of duplicates, the first is kept and each later one is reported
+  /// as a runtime issue.
+  public init(uniqueElements elements: some Sequence<Element>) {
+    self.init()
+    appendReportingDuplicates(elements)
+  }
+
+  /// The elements of `elements`, which the caller guarantees have unique ids (checked: a duplicate is reported and
+  /// dropped, never trapped on).
+  public init(uncheckedUniqueElements elements: some Sequence<Element>) {
+    self.init(uniqueElements: elements)
+  }
 }
 
 /// An ``IdentifiedArray`` of `Identifiable` elements.
 public typealias IdentifiedArrayOf<Element: Identifiable> = IdentifiedArray<Element.ID, Element>
 where Element.ID: Sendable
-
-extension IdentifiedArray: RandomAccessCollection, MutableCollection {
-  public var startIndex: Int { elements.startIndex }
-  public var endIndex: Int { elements.endIndex }
-
-  /// The element at `position`. Setting an element with a different id than the one it replaces is a programmer
-  /// error and traps.
-  public subscript(position: Int) -> Element {
-    get { elements[position] }
-    set {
-      precondition(
-        newValue[keyPath: id] == elements[position][keyPath: id],
-        "IdentifiedArray: an element set by position must keep its id")
-      elements[position] = newValue
-    }
-  }
-}
-
-extension IdentifiedArray: ExpressibleByArrayLiteral where Element: Identifiable, Element.ID == ID {
-  public init(arrayLiteral elements: Element...) { self.init(elements) }
-}
-
-extension IdentifiedArray: Equatable where Element: Equatable {
-  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.elements == rhs.elements }
-}
-
-extension IdentifiedArray: Hashable where Element: Hashable {
-  public func hash(into hasher: inout Hasher) { hasher.combine(elements) }
-}
-
-extension IdentifiedArray: @unchecked Sendable where Element: Sendable {}
-
-extension IdentifiedArray: CustomDumpRepresentable {
-  public var customDumpValue: Any { elements }
-}
-
-extension IdentifiedArray: CustomStringConvertible {
-  public var description: String { elements.description }
-}
-
-extension IdentifiedArray: Encodable where Element: Encodable {
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
-    try container.encode(elements)
-  }
-}
-
-extension IdentifiedArray: Decodable where Element: Decodable & Identifiable, Element.ID == ID {
-  /// Decodes an array; duplicate ids are a decoding error, not a silent loss.
-  public init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    let elements = try container.decode([Element].self)
-    self.init(elements)
-    guard count == elements.count else {
-      throw DecodingError.dataCorruptedError(
-        in: container, debugDescription: "IdentifiedArray: \(elements.count - count) duplicate id(s)")
-    }
-  }
-}
