@@ -131,7 +131,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
   /// The closure receives the state as of the last assertion; make it match the state after `action`. Omit it
   /// when the action changes nothing.
   @discardableResult
-  public func send(
+  nonisolated(nonsending) public func send(
     _ action: Action,
     assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
@@ -204,7 +204,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
   /// Asserts that effects fed back `expectedAction` next, and the state it produced.
   ///
   /// - Parameter timeout: How long to wait for effects running outside the test runtime; ``timeout`` by default.
-  public func receive(
+  nonisolated(nonsending) public func receive(
     _ expectedAction: Action,
     timeout: Duration? = nil,
     assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
@@ -226,7 +226,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
   }
 
   /// Asserts that effects fed back an action of the case `actionCase` next, and the state it produced.
-  public func receive<Value>(
+  nonisolated(nonsending) public func receive<Value>(
     _ actionCase: CasePath<Action, Value>,
     timeout: Duration? = nil,
     assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
@@ -245,7 +245,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
   }
 
   /// Asserts that effects fed back an action of the case `actionCase` with `value` next, and the state it produced.
-  public func receive<Value: Equatable>(
+  nonisolated(nonsending) public func receive<Value: Equatable>(
     _ actionCase: CasePath<Action, Value>,
     _ value: Value,
     timeout: Duration? = nil,
@@ -268,7 +268,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
   }
 
   /// Asserts that effects fed back an action matching `isMatching` next, and the state it produced.
-  public func receive(
+  nonisolated(nonsending) public func receive(
     _ isMatching: @escaping (Action) -> Bool,
     timeout: Duration? = nil,
     assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
@@ -286,7 +286,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
       at: Location(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
-  private func receive(
+  nonisolated(nonsending) private func receive(
     description: String,
     matching: (Action) -> Bool,
     mismatch: (Action) -> String,
@@ -340,7 +340,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
   /// Waits for every effect to finish, then asserts that nothing was left unasserted.
   ///
   /// - Parameter timeout: How long to wait for effects running outside the test runtime; ``timeout`` by default.
-  public func finish(
+  nonisolated(nonsending) public func finish(
     timeout: Duration? = nil,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
@@ -365,7 +365,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
   }
 
   /// Marks every action received so far as asserted, taking the state they produced.
-  public func skipReceivedActions(
+  nonisolated(nonsending) public func skipReceivedActions(
     strict: Bool = true,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
@@ -385,7 +385,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
   /// Stops waiting for the effects running now: they are no longer in flight for `finish` and the end of the test,
   /// but keep running, and the actions they feed back must still be received (as in TCA). Cancel an effect by
   /// sending the action that cancels it, or with the `TestStoreTask` of the send that started it.
-  public func skipInFlightEffects(
+  nonisolated(nonsending) public func skipInFlightEffects(
     strict: Bool = true,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
@@ -410,7 +410,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
   // MARK: Scoped settings
 
   /// Runs `operation` with this store's dependencies changed by `update`, then restores them.
-  public func withDependencies<R>(
+  nonisolated(nonsending) public func withDependencies<R>(
     _ update: (inout DependencyValues) throws -> Void,
     operation: () async throws -> R
   ) async rethrows -> R {
@@ -421,7 +421,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
   }
 
   /// Runs `operation` with this store's exhaustivity set to `exhaustivity`, then restores it.
-  public func withExhaustivity<R>(
+  nonisolated(nonsending) public func withExhaustivity<R>(
     _ exhaustivity: Exhaustivity,
     operation: () async throws -> R
   ) async rethrows -> R {
@@ -435,7 +435,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
 
   /// Runs effects until something may have changed (a job ran, or more than `knownReceived` actions are waiting to
   /// be asserted), or returns why nothing will change.
-  private func waitForEffects(
+  nonisolated(nonsending) private func waitForEffects(
     until deadline: ContinuousClock.Instant, timeout: Duration, knownReceived: Int
   ) async -> String? {
     if runtime.runUntilIdle() > 0 { return nil }

@@ -16,14 +16,14 @@ public struct TestStoreTask: Sendable {
 
   /// Cancels the effects (and the effects started by the actions they fed back), then runs them until they have
   /// wound down.
-  public func cancel() async {
+  nonisolated(nonsending) public func cancel() async {
     task.cancel()
     _ = await settle(within: timeout)
   }
 
   /// Waits until the effects have finished, failing the test if they have not after `timeout` (the store's
   /// timeout by default) or if they wait on a ``TestClock`` that nobody will advance.
-  public func finish(
+  nonisolated(nonsending) public func finish(
     timeout: Duration? = nil,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
@@ -48,7 +48,7 @@ public struct TestStoreTask: Sendable {
   public var isCancelled: Bool { !isRunning }
 
   /// Runs the effects until they finish; returns why they did not, if they did not.
-  private func settle(within timeout: Duration) async -> String? {
+  nonisolated(nonsending) private func settle(within timeout: Duration) async -> String? {
     let deadline = ContinuousClock.now.advanced(by: timeout)
     for _ in 0..<100_000 {
       runtime.runUntilIdle()
