@@ -43,6 +43,18 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
       store.dependencies = newValue
       journal.stackElementIDs.setValue(newValue.stackElementID)
     }
+    // `store.dependencies.apiClient.fetch = { … }` reads `apiClient` before replacing part of it: that read is not
+    // a use of the default (which may report a missing test value).
+    _modify {
+      var values = store.dependencies
+      DependencyValues.configuringBegan()
+      defer {
+        DependencyValues.configuringEnded()
+        store.dependencies = values
+        journal.stackElementIDs.setValue(values.stackElementID)
+      }
+      yield &values
+    }
   }
 
   /// Whether the feature dismissed itself (`@Dependency(\.dismiss)` at the root, as in TCA): the store then
@@ -87,7 +99,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     dependencies.issueReporter = IssueReporter { issue in
       reporter.report(currentLocation.current(default: location).failure(issue.message))
     }
-    prepareDependencies(&dependencies)
+    DependencyValues.configuring { prepareDependencies(&dependencies) }
     let values = dependencies.isolated()
     let (initialState, reducer) = Unidirectional.withDependencies { $0 = values } operation: { (initialState(), reducer()) }
     // The feature runs presented, as in TCA: dismissing it marks the store dismissed.
@@ -416,7 +428,9 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
   ) async rethrows -> R {
     let previous = dependencies
     defer { dependencies = previous }
-    try update(&dependencies)
+    var updated = previous
+    try DependencyValues.configuring { try update(&updated) }
+    dependencies = updated
     return try await operation()
   }
 

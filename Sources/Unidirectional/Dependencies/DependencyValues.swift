@@ -53,6 +53,28 @@ public struct DependencyValues: Sendable {
 
   @TaskLocal static var taskValues: DependencyValues?
 
+  /// Runs `body`, which writes overrides, without resolving the defaults it reads on the way as uses.
+  ///
+  /// Writing through a key path (`$0[keyPath: \.calendar] = calendar`) or into a property of a dependency
+  /// (`$0.apiClient.fetch = { … }`) first reads the current value. That read is not a use: a test value that reports
+  /// an issue when resolved (a missing override) must stay silent, and the default it computed is not cached, so a
+  /// real use later still reports.
+  package static func configuring<R>(_ body: () throws -> R) rethrows -> R {
+    let context = ThreadContext.current(key: ThreadContext.key)
+    context.pointee.configuringDepth += 1
+    defer { context.pointee.configuringDepth -= 1 }
+    return try body()
+  }
+
+  /// Begins a ``configuring(_:)`` section that a `_modify` accessor spans; end it with ``configuringEnded()``.
+  package static func configuringBegan() { ThreadContext.current(key: ThreadContext.key).pointee.configuringDepth += 1 }
+
+  /// Ends a section begun with ``configuringBegan()``.
+  package static func configuringEnded() { ThreadContext.current(key: ThreadContext.key).pointee.configuringDepth -= 1 }
+
+  /// Whether this thread is inside ``configuring(_:)``.
+  static var isConfiguring: Bool { ThreadContext.current(key: ThreadContext.key).pointee.configuringDepth > 0 }
+
   private static let root = DependencyValues()
 }
 
@@ -72,6 +94,8 @@ private final class DefaultValueCache: @unchecked Sendable {
     case .preview: value = Key.previewValue
     case .test: value = Key.testValue
     }
+    // Read only to be overwritten: not kept, so that a real use later resolves (and reports) it afresh.
+    if DependencyValues.isConfiguring { return value }
     return lock.withLock {
       if let cached = values[id], let typed = cached as? Key.Value { return typed }
       values[id] = value

@@ -112,6 +112,8 @@ struct ThreadContext {
   /// made on the reducing thread (from a reducer, a dependency's callback, a hook) is recognised and queued
   /// instead of deadlocking. Each held store links to the one held before it.
   var heldStores: UnsafeMutablePointer<StoreFlags>?
+  /// How many dependency overrides are being written on this thread (see ``DependencyValues/configuring(_:)``).
+  var configuringDepth = 0
 
   @usableFromInline static let key: pthread_key_t = {
     var key = pthread_key_t()
@@ -138,7 +140,7 @@ struct ThreadContext {
   @usableFromInline @inline(never)
   static func makeCurrent(key: pthread_key_t) -> UnsafeMutablePointer<ThreadContext> {
     let context = UnsafeMutablePointer<ThreadContext>.allocate(capacity: 1)
-    context.initialize(to: ThreadContext(activeScope: nil, heldStores: nil))
+    context.initialize(to: ThreadContext(activeScope: nil, heldStores: nil, configuringDepth: 0))
     pthread_setspecific(key, context)
     return context
   }

@@ -12,7 +12,7 @@ public func withDependencies<R>(
   operation: () throws -> R
 ) rethrows -> R {
   var values = DependencyValues.current
-  try update(&values)
+  try DependencyValues.configuring { try update(&values) }
   // A reducer's scope would shadow the task-local values, so none is active inside.
   return try ReduceScope.with(nil) {
     try DependencyValues.$taskValues.withValue(values, operation: operation)
@@ -27,6 +27,6 @@ public func withDependencies<R>(
   operation: () async throws -> R
 ) async rethrows -> R {
   var values = DependencyValues.current
-  try update(&values)
+  try DependencyValues.configuring { try update(&values) }
   return try await DependencyValues.$taskValues.withValue(values, operation: operation, isolation: isolation)
 }

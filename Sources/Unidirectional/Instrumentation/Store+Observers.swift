@@ -15,7 +15,7 @@ extension Store {
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in }
   ) {
     var dependencies = DependencyValues.current
-    prepareDependencies(&dependencies)
+    DependencyValues.configuring { prepareDependencies(&dependencies) }
     let values = dependencies.isolated()
     let (state, reducer) = withDependencies { $0 = values } operation: { (initialState(), reducer()) }
     self.init(

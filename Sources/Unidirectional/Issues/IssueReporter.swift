@@ -77,6 +77,8 @@ extension DependencyValues {
 
 /// Reports a runtime issue through the current context's ``IssueReporter``.
 public func reportIssue(_ message: String, fileID: StaticString = #fileID, line: UInt = #line) {
+  // A default read while an override is being written is not a use (see `DependencyValues.configuring`).
+  guard !DependencyValues.isConfiguring else { return }
   DependencyValues.current.issueReporter.report(
     RuntimeIssue(message: message, fileID: "\(fileID)", line: line)
   )

@@ -27,7 +27,7 @@ public struct DependencyOverrideReducer<Base: Reducer>: Reducer {
 
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     var values = DependencyValues.current
-    update(&values)
+    DependencyValues.configuring { update(&values) }
     let scope = ReduceScope(values: values)
     return withExtendedLifetime(scope) {
       ReduceScope.with(scope) { base.reduce(into: &state, action: action) }
