@@ -709,3 +709,6 @@ enum TestStoreDefaults {
 
   static func install() { _ = installed }
 }
+
+/// A test store of `R`'s state and actions: `let store: TestStoreOf<Feature>`, TCA's spelling.
+public typealias TestStoreOf<R: Reducer> = TestStore<R.State, R.Action> where R.State: Equatable

@@ -22,6 +22,15 @@ public struct Dependency<Value: Sendable>: Sendable {
     self.keyPath = keyPath
   }
 
+  /// Reads the dependency keyed by the type `key` itself.
+  ///
+  /// ```swift
+  /// @Dependency(APIClient.self) var apiClient
+  /// ```
+  public init<Key: TestDependencyKey>(_ key: Key.Type) where Key.Value == Value {
+    self.keyPath = \DependencyValues.[type: DependencyTypeKey<Key>()]
+  }
+
   /// The current value of the dependency.
   @inlinable
   public var wrappedValue: Value {

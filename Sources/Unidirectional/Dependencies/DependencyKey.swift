@@ -1,3 +1,25 @@
+/// A key for a value in ``DependencyValues`` that has test and preview values, but may have no live one: the
+/// interface of a client declared in a module that does not implement it (as in TCA). A key used in a live context
+/// without a live value reports an issue and falls back to `previewValue`.
+///
+/// ```swift
+/// extension APIClient: TestDependencyKey {
+///   static let testValue = APIClient.unimplemented
+/// }
+/// ```
+public protocol TestDependencyKey<Value> {
+  /// The type of the dependency: the conforming type itself by default (`@Dependency(APIClient.self)`).
+  associatedtype Value: Sendable = Self
+  /// The value used in previews and demos.
+  static var previewValue: Value { get }
+  /// The value used in tests.
+  static var testValue: Value { get }
+}
+
+extension TestDependencyKey {
+  public static var previewValue: Value { testValue }
+}
+
 /// A key for a value in ``DependencyValues``, with the value to use live, in previews and in tests.
 ///
 /// ```swift
@@ -14,13 +36,24 @@
 /// }
 /// ```
 ///
+/// A type can be its own key, read as `@Dependency(APIClient.self)` with no `DependencyValues` property:
+///
+/// ```swift
+/// extension APIClient: DependencyKey {
+///   static let liveValue = APIClient.live
+///   static let testValue = APIClient.unimplemented
+/// }
+/// ```
+///
 /// A key that gives no `testValue` has no safe value for tests: using it in a test context without an override
 /// reports a test failure naming the key, then falls back to `previewValue`.
-public protocol DependencyKey<Value> {
-  /// The type of the dependency.
-  associatedtype Value: Sendable
+public protocol DependencyKey<Value>: TestDependencyKey {
   /// The value used when the program runs for real.
   static var liveValue: Value { get }
+
+  // Repeated from TestDependencyKey: the compiler does not infer an associated type's default, nor `Value` from
+  // `liveValue`, through a refined protocol (swiftlang/swift#61077).
+  associatedtype Value = Self
   /// The value used in previews and demos; defaults to `liveValue`.
   static var previewValue: Value { get }
   /// The value used in tests; by default, reports that the test must override the dependency.

@@ -28,12 +28,18 @@ public struct DependencyValues: Sendable {
   }
 
   /// The dependency stored for `key`, or its default for the current context.
-  public subscript<Key: DependencyKey>(key: Key.Type) -> Key.Value {
+  public subscript<Key: TestDependencyKey>(key: Key.Type) -> Key.Value {
     get {
       if let value = overrides[ObjectIdentifier(key)], let typed = value as? Key.Value { return typed }
       return defaults.value(for: key, context: context)
     }
     set { overrides[ObjectIdentifier(key)] = newValue }
+  }
+
+  /// The dependency keyed by the type `Key` itself: what `@Dependency(APIClient.self)` reads, as a key path.
+  public subscript<Key: TestDependencyKey>(type key: DependencyTypeKey<Key>) -> Key.Value {
+    get { self[Key.self] }
+    set { self[Key.self] = newValue }
   }
 
   /// A copy whose defaults are resolved afresh: stateful defaults (an incrementing UUID generator) are not shared
@@ -78,19 +84,32 @@ public struct DependencyValues: Sendable {
   private static let root = DependencyValues()
 }
 
+extension DefaultValueCache {
+  /// The live value of `key`, or, for a key without one, its preview value after reporting that.
+  fileprivate static func liveValue<Key: TestDependencyKey>(of key: Key.Type) -> Key.Value {
+    if let live = key as? any DependencyKey.Type, let value = live.liveValue as? Key.Value { return value }
+    reportIssue(
+      """
+      @Dependency(\(Key.self)) has no live value: its module declares the interface only. Conform it to \
+      DependencyKey (with a liveValue) in the module that implements it, or override it where the store is made.
+      """)
+    return Key.previewValue
+  }
+}
+
 /// Lazily computed default values, shared by copies of one `DependencyValues`, so a stateful default is created
 /// once per store.
 private final class DefaultValueCache: @unchecked Sendable {
   private let lock = Lock()
   private var values: [ObjectIdentifier: any Sendable] = [:]
 
-  func value<Key: DependencyKey>(for key: Key.Type, context: DependencyContext) -> Key.Value {
+  func value<Key: TestDependencyKey>(for key: Key.Type, context: DependencyContext) -> Key.Value {
     let id = ObjectIdentifier(key)
     if let cached = lock.withLock({ values[id] }), let typed = cached as? Key.Value { return typed }
     // Computed outside the lock: a default may itself read dependencies or report an issue.
     let value: Key.Value
     switch context {
-    case .live: value = Key.liveValue
+    case .live: value = Self.liveValue(of: key)
     case .preview: value = Key.previewValue
     case .test: value = Key.testValue
     }
@@ -102,4 +121,10 @@ private final class DefaultValueCache: @unchecked Sendable {
       return value
     }
   }
+}
+
+/// Names a ``TestDependencyKey`` type as a hashable value, so `@Dependency(APIClient.self)` can read it through a key
+/// path like every other dependency.
+public struct DependencyTypeKey<Key: TestDependencyKey>: Hashable, Sendable {
+  public init() {}
 }

@@ -54,3 +54,6 @@ extension Reducer where Body: Reducer, Body.State == State, Body.Action == Actio
     body.reduce(into: &state, action: action)
   }
 }
+
+/// A reducer of `R`'s state and actions: `var body: some ReducerOf<Self>`, TCA's spelling.
+public typealias ReducerOf<R: Reducer> = Reducer<R.State, R.Action>

@@ -296,3 +296,6 @@ final class ScopedCore<ParentState, ParentAction: Sendable, State, Action: Senda
     return parent.stream { transform($0[keyPath: toChildState]) }
   }
 }
+
+/// A store of `R`'s state and actions: `let store: StoreOf<Feature>`, TCA's spelling.
+public typealias StoreOf<R: Reducer> = Store<R.State, R.Action>

@@ -43,6 +43,12 @@ public struct UUIDGenerator: Sendable {
 }
 
 extension UUID {
+  /// The UUID whose last 12 hex digits are `intValue`: `UUID(0)` is `00000000-0000-0000-0000-000000000000`, the
+  /// first one `.incrementing` gives (TCA's spelling in tests). A negative value counts by its two's complement.
+  public init(_ intValue: Int) {
+    self.init(sequenceNumber: UInt64(truncatingIfNeeded: intValue))
+  }
+
   /// The UUID whose last 12 hex digits are `sequenceNumber` (`00000000-0000-0000-0000-00000000002a` for 42).
   public init(sequenceNumber: UInt64) {
     var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
