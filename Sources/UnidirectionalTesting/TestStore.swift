@@ -68,6 +68,8 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
   private let journal: Journal<State, Action>
   private let location: Location
   private let dismissed: LockIsolated<Bool>
+  /// The shared values the feature changed since the last assertion.
+  private let sharedChanges: SharedChangeTracker
   private var didFinish = false
 
   /// A test store running `reducer` from `initialState`.
@@ -100,6 +102,8 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
       reporter.report(currentLocation.current(default: location).failure(issue.message))
     }
     DependencyValues.configuring { prepareDependencies(&dependencies) }
+    let sharedChanges = SharedChangeTracker()
+    dependencies.sharedChangeTracker = sharedChanges
     let values = dependencies.isolated()
     let (initialState, reducer) = Unidirectional.withDependencies { $0 = values } operation: { (initialState(), reducer()) }
     // The feature runs presented, as in TCA: dismissing it marks the store dismissed.
@@ -118,6 +122,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     self.journal = journal
     self.location = location
     self.dismissed = dismissed
+    self.sharedChanges = sharedChanges
     let store = Store(
       initialState: initialState, reducer: root, dependencies: rootValues, runtime: runtime, observer: journal)
     self.store = store
@@ -130,6 +135,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     if exhaustivity == .on {
       checkNoUnassertedReceivedActions(at: location)
       checkNoRunningEffects(at: location)
+      checkNoUnassertedSharedChanges(at: location)
     }
     store.cancelAllEffects()
     runtime.runUntilIdle()
@@ -373,6 +379,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     if exhaustivity == .on {
       checkNoUnassertedReceivedActions(at: location)
       checkNoRunningEffects(at: location)
+      checkNoUnassertedSharedChanges(at: location)
     }
   }
 
@@ -497,6 +504,24 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     journal.removeReceived(pending.count)
   }
 
+  /// Shared values changed since the last assertion (by an effect that outlived it, or by their file) must be
+  /// asserted, with `assert`, before the test ends.
+  private func checkNoUnassertedSharedChanges(at location: Location) {
+    guard sharedChanges.hasChanges else { return }
+    defer { sharedChanges.reset() }
+    let difference = diff(state, state, asserting: sharedChanges) ?? "  \(customDump(state))"
+    report(
+      """
+      Test store finished before asserting against changes to shared state: …
+
+      \(difference)
+
+      (Expected: −, Actual: +)
+
+      Assert them with store.assert { … } at the end of the test.
+      """, at: location)
+  }
+
   private func checkNoRunningEffects(at location: Location) {
     for effect in store.runningEffects where !effect.isCancelled {
       report(
@@ -512,6 +537,10 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
 
   /// Compares `actual` with the expected state the closure makes, as TCA does: from the previous state when
   /// exhaustive, from `actual` itself when not.
+  ///
+  /// Shared values: the closure runs as an assertion of the store's change tracker, so it sees (and changes) the
+  /// shared values as of the last assertion while `actual` holds their live values; a non-exhaustive test does not
+  /// assert them.
   private func expect(
     _ actual: State,
     afterApplying updateStateToExpectedResult: ((inout State) throws -> Void)?,
@@ -521,7 +550,12 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     allowUnchanged: Bool = false
   ) {
     let previous = state
-    defer { state = actual }
+    defer {
+      state = actual
+      sharedChanges.reset()
+    }
+    if exhaustivity != .on { sharedChanges.reset() }
+    let sharedValuesChanged = sharedChanges.hasChanges
     // The closure runs with the store's dependencies, and sees `store.state` still at `previous`. Its stack ids
     // continue from where the store's were before the action (so `$0.path.append(…)` gets the id the store gave),
     // from a copy: what the closure does never moves the store's own sequence.
@@ -531,7 +565,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
       var expected = start
       do {
         try Unidirectional.withDependencies { $0 = values } operation: {
-          try updateStateToExpectedResult?(&expected)
+          try sharedChanges.asserting { try updateStateToExpectedResult?(&expected) }
         }
       } catch {
         report("Threw error in the assertion of \(operation): \(error)", at: location)
@@ -539,12 +573,15 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
       }
       return expected
     }
+    func matches(_ expected: State) -> Bool {
+      sharedChanges.asserting { expected == actual }
+    }
     switch exhaustivity {
     case .on:
       guard let expected = makeExpected(from: previous) else { return }
-      if expected != actual {
+      if !matches(expected) {
         reportMismatch(expected: expected, actual: actual, at: location)
-      } else if !allowUnchanged, updateStateToExpectedResult != nil, expected == previous {
+      } else if !allowUnchanged, !sharedValuesChanged, updateStateToExpectedResult != nil, expected == previous {
         report(
           """
           Expected state to change, but no change occurred.
@@ -555,10 +592,10 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
       }
     case let .off(showSkippedAssertions):
       guard let expected = makeExpected(from: actual) else { return }
-      if expected != actual {
+      if !matches(expected) {
         reportMismatch(expected: expected, actual: actual, at: location)
-      } else if showSkippedAssertions, let exhaustive = makeExpected(from: previous), exhaustive != actual {
-        let difference = diff(exhaustive, actual) ?? "  \(customDump(actual))"
+      } else if showSkippedAssertions, let exhaustive = makeExpected(from: previous), !matches(exhaustive) {
+        let difference = diff(exhaustive, actual, asserting: sharedChanges) ?? "  \(customDump(actual))"
         reportSkipped(
           "A state change was not asserted: …\n\n\(difference)\n\n(Expected: −, Actual: +)", at: location)
       }
@@ -566,7 +603,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
   }
 
   private func reportMismatch(expected: State, actual: State, at location: Location) {
-    let difference = diff(expected, actual) ?? "  \(customDump(actual))"
+    let difference = diff(expected, actual, asserting: sharedChanges) ?? "  \(customDump(actual))"
     report(
       """
       A state change does not match expectation: …
@@ -701,6 +738,7 @@ final class CurrentLocation: Sendable {
 /// Process-wide setup done once when the first `TestStore` is made.
 enum TestStoreDefaults {
   private static let installed: Void = {
+    TestScopeProvider.startObservingXCTest()
     IssueReporter.testFallback = IssueReporter { issue in
       TestReporter.automatic.report(
         TestFailure(message: issue.message, fileID: "Unidirectional", filePath: "Unidirectional", line: 0, column: 0))
