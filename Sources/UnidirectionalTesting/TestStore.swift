@@ -97,10 +97,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     let runtime = TestRuntime()
     var dependencies = DependencyValues.current
     dependencies.context = .test
-    let currentLocation = journal.location
-    dependencies.issueReporter = IssueReporter { issue in
-      reporter.report(currentLocation.current(default: location).failure(issue.message))
-    }
+    dependencies.issueReporter = Self.issueReporter(reporter, current: journal.location, origin: location)
     DependencyValues.configuring { prepareDependencies(&dependencies) }
     let sharedChanges = SharedChangeTracker()
     dependencies.sharedChangeTracker = sharedChanges
@@ -159,7 +156,11 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
   ) async -> TestStoreTask {
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
     journal.location.set(location)
-    defer { journal.location.set(nil) }
+    runtime.hold()
+    defer {
+      runtime.release()
+      journal.location.set(nil)
+    }
     runtime.runUntilIdle()
     if isDismissed {
       report("Can't send action to dismissed test store.", at: location)
@@ -182,6 +183,8 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
       }
     }
     let stackIDsBefore = journal.stackElementIDs.value.peek()
+    // Effects this action starts report their issues here.
+    store.dependencies.issueReporter = Self.issueReporter(reporter, current: journal.location, origin: location)
     let task = store.send(action)
     guard let sentState = journal.takeSentState() else {
       report("The action \(describe(action)) was not reduced: the store was released.", at: location)
@@ -210,6 +213,9 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     column: UInt = #column
   ) {
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    runtime.hold()
+    defer { runtime.release() }
+    runtime.runUntilIdle()
     withoutActuallyEscaping(updateStateToExpectedResult) { update in
       expect(
         state, afterApplying: update, for: "assert", at: location, stackIDsFrom: journal.stackElementIDs.value.peek(),
@@ -313,7 +319,11 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     at location: Location
   ) async {
     journal.location.set(location)
-    defer { journal.location.set(nil) }
+    runtime.hold()
+    defer {
+      runtime.release()
+      journal.location.set(nil)
+    }
     let timeout = timeout ?? self.timeout
     let deadline = ContinuousClock.now.advanced(by: timeout)
     var failure: String?
@@ -367,7 +377,11 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
   ) async {
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
     journal.location.set(location)
-    defer { journal.location.set(nil) }
+    runtime.hold()
+    defer {
+      runtime.release()
+      journal.location.set(nil)
+    }
     didFinish = true
     let timeout = timeout ?? self.timeout
     let deadline = ContinuousClock.now.advanced(by: timeout)
@@ -392,6 +406,8 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     column: UInt = #column
   ) async {
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    runtime.hold()
+    defer { runtime.release() }
     runtime.runUntilIdle()
     let pending = journal.received
     if pending.isEmpty {
@@ -412,6 +428,8 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     column: UInt = #column
   ) async {
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    runtime.hold()
+    defer { runtime.release() }
     runtime.runUntilIdle()
     let running = store.runningEffects
     if running.isEmpty {
@@ -612,6 +630,17 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
 
       (Expected: −, Actual: +)
       """, at: location)
+  }
+
+  /// Reports an issue at the test store call in progress, or, for one raised inside an effect, at the `send`
+  /// (`origin`) that started it.
+  private static func issueReporter(
+    _ reporter: TestReporter, current: CurrentLocation, origin: Location
+  ) -> IssueReporter {
+    IssueReporter { issue in
+      let location = isRunningInsideEffect() ? origin : current.current(default: origin)
+      reporter.report(location.failure(issue.message))
+    }
   }
 
   /// A failure, whatever the exhaustivity.
