@@ -4,7 +4,7 @@ final class OptionalScopedCore<ParentState, ParentAction: Sendable, State, Actio
   StoreCore<State, Action>, @unchecked Sendable
 {
   private let parent: StoreCore<ParentState, ParentAction>
-  private let toChildState: KeyPath<ParentState, State?> & Sendable
+  private let toChildState: @Sendable (borrowing ParentState) -> State?
   private let embed: @Sendable (Action) -> ParentAction
   private let fileID: StaticString
   private let line: UInt
@@ -13,7 +13,7 @@ final class OptionalScopedCore<ParentState, ParentAction: Sendable, State, Actio
 
   init(
     parent: StoreCore<ParentState, ParentAction>,
-    toChildState: KeyPath<ParentState, State?> & Sendable,
+    toChildState: @escaping @Sendable (borrowing ParentState) -> State?,
     embed: @escaping @Sendable (Action) -> ParentAction,
     initial: State,
     fileID: StaticString,
@@ -28,7 +28,7 @@ final class OptionalScopedCore<ParentState, ParentAction: Sendable, State, Actio
   }
 
   override func send(_ action: Action) -> StoreTask {
-    guard parent.withState({ $0[keyPath: toChildState] != nil }) else {
+    guard parent.withState({ toChildState($0) != nil }) else {
       reportIssue(
         """
         A store scoped at \(fileID):\(line) was sent \(describe(action)) after its state went away (the child was \
@@ -37,12 +37,12 @@ final class OptionalScopedCore<ParentState, ParentAction: Sendable, State, Actio
       return StoreTask()
     }
     let task = parent.send(embed(action))
-    if let current = parent.withState({ $0[keyPath: toChildState] }) { lastState.setValue(current) }
+    if let current = parent.withState({ toChildState($0) }) { lastState.setValue(current) }
     return task
   }
 
   override func withState<T>(_ body: (borrowing State) -> T) -> T {
-    let current: State? = parent.withState { $0[keyPath: toChildState] }
+    let current: State? = parent.withState { toChildState($0) }
     if let current {
       lastState.setValue(current)
       return body(current)
@@ -56,7 +56,7 @@ final class OptionalScopedCore<ParentState, ParentAction: Sendable, State, Actio
   override func stream<T: Sendable>(_ transform: @escaping (borrowing State) -> T) -> AsyncStream<T> {
     let toChildState = toChildState
     let upstream = parent.stream { state -> T? in
-      guard let child = state[keyPath: toChildState] else { return nil }
+      guard let child = toChildState(state) else { return nil }
       return transform(child)
     }
     let (stream, continuation) = AsyncStream<T>.makeStream(bufferingPolicy: .unbounded)

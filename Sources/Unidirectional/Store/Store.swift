@@ -21,10 +21,12 @@ public final class Store<State, Action: Sendable>: @unchecked Sendable {
   let core: StoreCore<State, Action>
   private let root: AnyRootStore?
   private let parent: AnyObject?
+  /// The fields observers read, the child stores made, and the handlers of a main-actor facade.
+  let observation = StoreObservation<State, Action>()
 
   #if canImport(Observation)
     let registrar = ObservationRegistrar()
-    private let notifications = LockIsolated((isNotifying: false, isPending: false))
+    let notifications = LockIsolated((isNotifying: false, isPending: false))
   #endif
 
   /// A store running `reducer` from `initialState`, with dependencies changed by `prepareDependencies`.
@@ -58,7 +60,8 @@ public final class Store<State, Action: Sendable>: @unchecked Sendable {
     box.store = self
   }
 
-  private init(core: StoreCore<State, Action>, parent: AnyObject) {
+  /// A child store over `core`; `parent` keeps the store it was scoped from alive.
+  init(core: StoreCore<State, Action>, parent: AnyObject) {
     self.core = core
     self.root = nil
     self.parent = parent
@@ -77,69 +80,32 @@ public final class Store<State, Action: Sendable>: @unchecked Sendable {
   }
 
   /// The current state. Reading it inside observation tracking (SwiftUI, `withObservationTracking`) registers
-  /// the access, and later changes notify the observer.
+  /// the whole state: the observer is told when any of it changes. Read the fields a view shows instead
+  /// (`store.count`) to be told only about those.
   public var state: State {
-    trackAccess()
-    return core.withState { copy $0 }
+    let state = core.withState { copy $0 }
+    observe(\State.self, state)
+    return state
   }
 
-  /// Reads a value from the current state.
+  /// Reads a value from the current state. Inside observation tracking it registers that field only: the
+  /// observer is told when it changes (see ``ObservedField`` for what counts as a change).
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
-    trackAccess()
-    return core.withState { $0[keyPath: keyPath] }
+    let value = core.withState { $0[keyPath: keyPath] }
+    observe(keyPath, value)
+    return value
+  }
+
+  /// Reads a value at any depth of the current state. Inside observation tracking it registers the whole path:
+  /// `store[\.profile.name]` is told when the name changes, while `store.profile.name` reads `profile` (and is told
+  /// when any of it changes) and then the name of that copy.
+  public subscript<Value>(_ keyPath: KeyPath<State, Value>) -> Value {
+    self[dynamicMember: keyPath]
   }
 
   /// Reads the current state without registering an observation access.
   public func withState<T>(_ body: (borrowing State) -> T) -> T {
     core.withState(body)
-  }
-
-  /// A store over a part of this store's state whose actions are embedded into this store's actions.
-  ///
-  /// ```swift
-  /// let uploadStore = appStore.scope(state: \.upload, action: AppFeature.Action.upload)
-  /// ```
-  public func scope<ChildState, ChildAction>(
-    state toChildState: KeyPath<State, ChildState> & Sendable,
-    action embed: @escaping @Sendable (ChildAction) -> Action
-  ) -> Store<ChildState, ChildAction> {
-    Store<ChildState, ChildAction>(
-      core: ScopedCore(parent: core, toChildState: toChildState, embed: embed), parent: self)
-  }
-
-  /// A store over an optional part of this store's state — a presented child, a stack element — or nil while that
-  /// part is nil: how a headless host drives a presented feature.
-  ///
-  /// The child store keeps working while the child is present. Once it is gone, the child store stops sending:
-  /// each `send` is a runtime issue and changes nothing; its state reads return the child's state as of the child
-  /// store's last read or send, and its `states` stream ends.
-  ///
-  /// ```swift
-  /// if let upload = store.scope(state: \.destination?.upload, action: { .destination(.presented(.upload($0))) }) {
-  ///   upload.send(.itemsPicked(images))
-  /// }
-  /// ```
-  public func scope<ChildState, ChildAction>(
-    state toChildState: KeyPath<State, ChildState?> & Sendable,
-    action embed: @escaping @Sendable (ChildAction) -> Action,
-    fileID: StaticString = #fileID,
-    line: UInt = #line
-  ) -> Store<ChildState, ChildAction>? {
-    guard let initial = core.withState({ $0[keyPath: toChildState] }) else { return nil }
-    let core = OptionalScopedCore(
-      parent: core, toChildState: toChildState, embed: embed, initial: initial, fileID: fileID, line: line)
-    return Store<ChildState, ChildAction>(core: core, parent: self)
-  }
-
-  private func trackAccess() {
-    rootStore?.registerAccess()
-    core.trackAccess()
-  }
-
-  /// The root store this store is a scope of (itself for a root store).
-  private var rootStore: AnyObservableStore? {
-    if root != nil { return self }
-    return (parent as? AnyScopeParent)?.rootObservable
   }
 
   /// Cancels every running effect; the store stays usable.
@@ -166,10 +132,6 @@ public final class Store<State, Action: Sendable>: @unchecked Sendable {
   /// The test runtime the store's effects run on, if any.
   package var runtime: TestRuntime? { root?.runtime }
 }
-
-#if canImport(Observation)
-  extension Store: Observable {}
-#endif
 
 extension Store where State: Sendable {
   /// The current state, then the state after every action the store reduces, for as long as the store lives.
@@ -210,90 +172,10 @@ private final class AnyRootStore: Sendable {
 
 /// Lets the root core notify observers of the store object without retaining it.
 private final class WeakStoreBox: @unchecked Sendable {
-  weak var store: (any AnyObservableStore)?
+  weak var store: (any ObservableChildStore)?
 
   func notify() {
     store?.notifyObservers()
-  }
-}
-
-/// What scoped stores need from their root for observation.
-protocol AnyObservableStore: AnyObject {
-  func notifyObservers()
-  func registerAccess()
-}
-
-protocol AnyScopeParent: AnyObject {
-  var rootObservable: AnyObservableStore? { get }
-}
-
-extension Store: AnyObservableStore, AnyScopeParent {
-  func notifyObservers() {
-    #if canImport(Observation)
-      // An observer may send from its change handler, which notifies again while the registrar is still calling
-      // that handler (it would be called again, without end): such a notification is deferred until the one in
-      // progress returns, then delivered once.
-      let isFirst = notifications.withLock { state in
-        if state.isNotifying {
-          state.isPending = true
-          return false
-        }
-        state.isNotifying = true
-        return true
-      }
-      guard isFirst else { return }
-      while true {
-        registrar.withMutation(of: self, keyPath: \.state) {}
-        let again = notifications.withLock { state in
-          defer { state.isPending = false }
-          if !state.isPending { state.isNotifying = false }
-          return state.isPending
-        }
-        if !again { return }
-      }
-    #endif
-  }
-
-  func registerAccess() {
-    #if canImport(Observation)
-      registrar.access(self, keyPath: \.state)
-    #endif
-  }
-
-  var rootObservable: AnyObservableStore? { rootStore }
-}
-
-/// A child store's view of its parent: reads through a key path, sends through an embedding.
-final class ScopedCore<ParentState, ParentAction: Sendable, State, Action: Sendable>: StoreCore<State, Action>,
-  @unchecked Sendable
-{
-  private let parent: StoreCore<ParentState, ParentAction>
-  private let toChildState: KeyPath<ParentState, State> & Sendable
-  private let embed: @Sendable (Action) -> ParentAction
-
-  init(
-    parent: StoreCore<ParentState, ParentAction>,
-    toChildState: KeyPath<ParentState, State> & Sendable,
-    embed: @escaping @Sendable (Action) -> ParentAction
-  ) {
-    self.parent = parent
-    self.toChildState = toChildState
-    self.embed = embed
-  }
-
-  override func send(_ action: Action) -> StoreTask {
-    parent.send(embed(action))
-  }
-
-  override func withState<T>(_ body: (borrowing State) -> T) -> T {
-    parent.withState { body($0[keyPath: toChildState]) }
-  }
-
-  override func trackAccess() { parent.trackAccess() }
-
-  override func stream<T: Sendable>(_ transform: @escaping (borrowing State) -> T) -> AsyncStream<T> {
-    let toChildState = toChildState
-    return parent.stream { transform($0[keyPath: toChildState]) }
   }
 }
 
