@@ -45,10 +45,22 @@ extension Store {
     line: UInt = #line,
     column: UInt = #column
   ) -> Store<ChildState, ChildAction>? {
+    scope(state: toChildState, action: embed, fileID: fileID, line: line, column: column, observes: true)
+  }
+
+  /// The optional scope, registering the child's presence with this store's observers or not (a main-actor
+  /// facade registers it with its own).
+  func scope<ChildState, ChildAction>(
+    state toChildState: KeyPath<State, ChildState?> & Sendable,
+    action embed: @escaping @Sendable (ChildAction) -> Action,
+    fileID: StaticString, line: UInt, column: UInt, observes: Bool
+  ) -> Store<ChildState, ChildAction>? {
     let initial = core.withState { $0[keyPath: toChildState] }
-    observe(toChildState, part: .presence) { key in
-      DerivedField(
-        key: key, value: initial != nil, derive: { $0[keyPath: toChildState] != nil }, isSame: { $0 == $1 })
+    if observes {
+      observe(toChildState, part: .presence) { key in
+        DerivedField(
+          key: key, value: initial != nil, derive: { $0[keyPath: toChildState] != nil }, isSame: { $0 == $1 })
+      }
     }
     let key = childKey(toChildState, ChildAction.self, fileID: fileID, line: line, column: column)
     guard let initial else {

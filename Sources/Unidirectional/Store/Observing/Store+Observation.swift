@@ -6,7 +6,7 @@ extension Store {
   /// Registers an observation access to `keyPath`, whose value was just read as `value`.
   func observe<Value>(_ keyPath: KeyPath<State, Value>, _ value: Value) {
     #if canImport(Observation)
-      let (entry, isNew) = observation.entry(for: keyPath, part: .value) { key in
+      let (entry, isNew) = observation.fields.entry(for: keyPath, part: .value) { key in
         KeyPathField(keyPath: keyPath, key: key, value: value, isSame: observationComparison(for: Value.self))
       }
       if isNew { core.trackAccess() }
@@ -18,7 +18,7 @@ extension Store {
   /// (the ids of a collection, whether an optional child is present).
   func observe(_ keyPath: AnyKeyPath, part: ObservedFieldKey.Part, make: (ObservedFieldKey) -> ObservedField<State>) {
     #if canImport(Observation)
-      let (entry, isNew) = observation.entry(for: keyPath, part: part, make: make)
+      let (entry, isNew) = observation.fields.entry(for: keyPath, part: part, make: make)
       if isNew { core.trackAccess() }
       registrar.access(self, keyPath: entry.registrarKey)
     #endif
@@ -77,7 +77,7 @@ extension Store: ObservableChildStore {
     private func notifyChanges() {
       let (changed, elementStores) = core.withState { state in
         (
-          observation.changedFields(in: state),
+          observation.fields.changed(in: state),
           observation.allCollections.flatMap { $0.changedElementStores(in: state) }
         )
       }

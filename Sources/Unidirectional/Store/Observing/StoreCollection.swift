@@ -18,8 +18,20 @@ extension Store {
     state toElements: KeyPath<State, IdentifiedArray<ID, ElementState>> & Sendable,
     action toElementAction: CasePath<Action, (id: ID, action: ElementAction)>
   ) -> StoreCollection<ID, ElementState, ElementAction> {
+    scope(state: toElements, action: toElementAction, observes: true)
+  }
+
+  /// The collection scope, registering its ids with this store's observers or not (a main-actor facade
+  /// registers them with its own).
+  func scope<ID: Hashable & Sendable, ElementState, ElementAction>(
+    state toElements: KeyPath<State, IdentifiedArray<ID, ElementState>> & Sendable,
+    action toElementAction: CasePath<Action, (id: ID, action: ElementAction)>,
+    observes: Bool
+  ) -> StoreCollection<ID, ElementState, ElementAction> {
     let elements = core.withState { $0[keyPath: toElements] }
-    observe(toElements, part: .ids) { key in IDsField(key: key, keyPath: toElements, value: elements) }
+    if observes {
+      observe(toElements, part: .ids) { key in IDsField(key: key, keyPath: toElements, value: elements) }
+    }
     let make = { ElementStores(parent: self, toElements: toElements, toElementAction: toElementAction) }
     let cache = observation.collection(toElements, make: make) ?? make()
     return StoreCollection(snapshot: elements.elements, ids: elements.ids, source: cache, parent: self)

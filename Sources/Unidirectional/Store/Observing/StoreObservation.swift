@@ -5,51 +5,15 @@
 /// nothing), it checks the fields observers read, tells its registrar about those that changed, then does the same
 /// for its child stores: an observer is notified only when what it read changed.
 final class StoreObservation<State, Action: Sendable>: @unchecked Sendable {
-  /// A field, and the key path it is registered under with the store's `ObservationRegistrar`.
-  struct Entry {
-    let field: ObservedField<State>
-    let registrarKey: KeyPath<Store<State, Action>, Void>
-  }
-
+  /// The fields observers read.
+  let fields = ObservedFields<State, Store<State, Action>>()
   private let lock = Lock()
-  /// Fields by the identity of the key path they were read through: a key path literal is one object per call
-  /// site, so a read is a pointer lookup.
-  private var byKeyPathObject: [ObjectIdentifier: Entry] = [:]
-  /// Every field, once, by what it observes (two call sites reading the same path share an entry).
-  private var byKey: [ObservedFieldKey: Entry] = [:]
   private var children: [ChildStoreKey: WeakChild] = [:]
   private var collections: [ObjectIdentifier: any ChildStoreCollection<State>] = [:]
   private var handlers: [UInt64: @Sendable () -> Void] = [:]
   private var nextHandler: UInt64 = 0
-
-  /// The entry for what `keyPath` (and `part`) observe: created with `make` the first time.
-  /// - Returns: The entry, and whether it was just created.
-  func entry(
-    for keyPath: AnyKeyPath, part: ObservedFieldKey.Part, make: (ObservedFieldKey) -> ObservedField<State>
-  ) -> (entry: Entry, isNew: Bool) {
-    let object = ObjectIdentifier(keyPath)
-    return lock.withLock {
-      if part == .value, let entry = byKeyPathObject[object] { return (entry, false) }
-      let key = ObservedFieldKey(keyPath: keyPath, part: part)
-      if let entry = byKey[key] {
-        if part == .value { byKeyPathObject[object] = entry }
-        return (entry, false)
-      }
-      let entry = Entry(field: make(key), registrarKey: \Store<State, Action>.[observed: key])
-      byKey[key] = entry
-      if part == .value { byKeyPathObject[object] = entry }
-      return (entry, true)
-    }
-  }
-
-  /// The registrar keys of the fields that changed in `state` since they were last compared.
-  func changedFields(in state: State) -> [KeyPath<Store<State, Action>, Void>] {
-    lock.lock()
-    defer { lock.unlock() }
-    var changed: [KeyPath<Store<State, Action>, Void>] = []
-    for entry in byKey.values where entry.field.hasChanged(in: state) { changed.append(entry.registrarKey) }
-    return changed
-  }
+  /// The main-actor facade of this store, if one was made (see ``Store/mainActorStore``).
+  weak var facade: AnyObject?
 
   // MARK: Child stores
 
@@ -113,9 +77,59 @@ final class StoreObservation<State, Action: Sendable>: @unchecked Sendable {
   }
 }
 
-extension Store {
+extension Store: FieldObservingSubject {
   /// What an observed field is registered under: one key path per field, made once.
   subscript(observed key: ObservedFieldKey) -> Void { () }
+}
+
+/// An observable object whose fields are registered under `\Self.[observed: key]`.
+protocol FieldObservingSubject: AnyObject {
+  subscript(observed key: ObservedFieldKey) -> Void { get }
+}
+
+/// The fields observers read of a `State` shown by `Subject` (a store, or its main-actor facade), each with the key
+/// path it is registered under with the subject's `ObservationRegistrar`.
+final class ObservedFields<State, Subject: FieldObservingSubject>: @unchecked Sendable {
+  struct Entry {
+    let field: ObservedField<State>
+    let registrarKey: KeyPath<Subject, Void>
+  }
+
+  private let lock = Lock()
+  /// Fields by the identity of the key path they were read through: a key path literal is one object per call
+  /// site, so a read is a pointer lookup.
+  private var byKeyPathObject: [ObjectIdentifier: Entry] = [:]
+  /// Every field, once, by what it observes (two call sites reading the same path share an entry).
+  private var byKey: [ObservedFieldKey: Entry] = [:]
+
+  /// The entry for what `keyPath` (and `part`) observe: created with `make` the first time.
+  /// - Returns: The entry, and whether it was just created.
+  func entry(
+    for keyPath: AnyKeyPath, part: ObservedFieldKey.Part, make: (ObservedFieldKey) -> ObservedField<State>
+  ) -> (entry: Entry, isNew: Bool) {
+    let object = ObjectIdentifier(keyPath)
+    return lock.withLock {
+      if part == .value, let entry = byKeyPathObject[object] { return (entry, false) }
+      let key = ObservedFieldKey(keyPath: keyPath, part: part)
+      if let entry = byKey[key] {
+        if part == .value { byKeyPathObject[object] = entry }
+        return (entry, false)
+      }
+      let entry = Entry(field: make(key), registrarKey: \Subject.[observed: key])
+      byKey[key] = entry
+      if part == .value { byKeyPathObject[object] = entry }
+      return (entry, true)
+    }
+  }
+
+  /// The registrar keys of the fields that changed in `state` since they were last compared.
+  func changed(in state: State) -> [KeyPath<Subject, Void>] {
+    lock.lock()
+    defer { lock.unlock() }
+    var changed: [KeyPath<Subject, Void>] = []
+    for entry in byKey.values where entry.field.hasChanged(in: state) { changed.append(entry.registrarKey) }
+    return changed
+  }
 }
 
 /// Identifies a cached child store: the state it is scoped to, its action type, and the `scope` call that made it
