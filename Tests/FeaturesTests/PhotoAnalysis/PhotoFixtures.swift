@@ -19,7 +19,8 @@ enum PhotoFixtures {
   }
 
   /// The folders of real photos from public test corpora, each with its licence and a NOTICE.md.
-  static let realPhotoFolders = ["piexif", "pillow", "exiv2", "exiftool"].map { folder.appendingPathComponent($0) }
+  static let realPhotoFolders = ["piexif", "pillow", "exiv2", "exiftool", "goexif"]
+    .map { folder.appendingPathComponent($0) }
 
   /// A real photo by its path under `Tests/Fixtures/PhotoAnalysis`, e.g. `"exiv2/smiley1.jpg"`.
   static func real(_ path: String) -> URL { folder.appendingPathComponent(path) }
