@@ -39,7 +39,10 @@ enum PNGChunkReader {
         return chunks  // no eXIf within reach after the image data
       }
       budget -= 1
-      let header = try window.bytes(at: position, count: 8)
+      // After the image data the next header is usually a whole IDAT away: fetch little, so a PNG without EXIF costs
+      // one small read per chunk instead of reading all its pixels.
+      let readAhead = seenImageData ? 512 : ByteWindow<Source>.chunkSize
+      let header = try window.bytes(at: position, count: 8, readAhead: readAhead)
       guard header.count == 8 else {
         guard !isFirst else { throw .metadataExtractionFailed("the PNG ends before its IHDR chunk") }
         return chunks
