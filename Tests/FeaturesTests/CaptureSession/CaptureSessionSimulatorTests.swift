@@ -6,10 +6,10 @@ import XCTest
 
 /// The live (simulated) capture session: its events, its timing on the injected clock, the files it writes.
 final class CaptureSessionSimulatorTests: XCTestCase {
-  private var folder: URL!
+  private let folder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("capture-simulator-\(UUID().uuidString)")
 
   override func setUpWithError() throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("capture-simulator-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
   }
 

@@ -3,10 +3,10 @@ import Foundation
 import XCTest
 
 final class GeneratedImageStorageTests: XCTestCase {
-  private var folder: URL!
+  private let folder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("generation-storage-\(UUID().uuidString)")
 
   override func setUpWithError() throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("generation-storage-\(UUID().uuidString)")
   }
 
   override func tearDownWithError() throws {

@@ -4,10 +4,10 @@ import Unidirectional
 import XCTest
 
 final class ImageGenerationConfigurationTests: XCTestCase {
-  private var folder: URL!
+  private let folder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("generation-config-\(UUID().uuidString)")
 
   override func setUpWithError() throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("generation-config-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
   }
 

@@ -4,10 +4,10 @@ import XCTest
 
 /// The live image loader on real files in a temporary folder.
 final class ImageLoaderClientTests: XCTestCase {
-  private var folder: URL!
+  private let folder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("image-loader-\(UUID().uuidString)")
 
   override func setUpWithError() throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("image-loader-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
   }
 

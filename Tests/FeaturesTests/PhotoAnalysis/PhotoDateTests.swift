@@ -12,6 +12,30 @@ final class PhotoDateTests: XCTestCase {
     XCTAssertEqual(PhotoDate(exif: "2024:02:29 23:59:60")?.day, 29, "leap day, leap second")
   }
 
+  func testParsesISO8601DatesAsSomeToolsWriteThemIntoEXIF() {
+    let date = PhotoDate(year: 2004, month: 7, day: 13, hour: 21, minute: 23, second: 44)
+    func zoned(_ minutes: Int) -> PhotoDate {
+      PhotoDate(year: 2004, month: 7, day: 13, hour: 21, minute: 23, second: 44, utcOffsetMinutes: minutes)
+    }
+    XCTAssertEqual(PhotoDate(exif: "2004-07-13T21:23:44Z"), zoned(0))
+    XCTAssertEqual(PhotoDate(exif: "2004-07-13T21:23:44Z")?.description, "2004:07:13 21:23:44+00:00")
+    XCTAssertEqual(PhotoDate(exif: "2004-07-13T21:23:44-07:00"), zoned(-420))
+    XCTAssertEqual(PhotoDate(exif: "2004-07-13T21:23:44+0530"), zoned(330))
+    XCTAssertEqual(PhotoDate(exif: "2004-07-13T21:23:44+09"), zoned(540))
+    XCTAssertEqual(PhotoDate(exif: "2004-07-13T21:23:44.250Z"), zoned(0), "fractional seconds are dropped")
+    XCTAssertEqual(PhotoDate(exif: "2004-07-13T21:23:44"), date)
+    XCTAssertEqual(PhotoDate(exif: "2004-07-13T21:23:44 "), date, "trailing spaces")
+    XCTAssertEqual(PhotoDate(exif: "2004-07-13T21:23:44", offset: "+02:00"), zoned(120), "no zone: OffsetTime")
+    XCTAssertEqual(PhotoDate(exif: "2004-07-13T21:23:44Z", offset: "+02:00"), zoned(0), "its own zone wins")
+    for text in [
+      "2004-07-13T21:23:44X", "2004-07-13T21:23:44+15:00", "2004-07-13T21:23:44+9", "2004-07-13T21:23:44.Z",
+      "2004-07-13T21:23", "2004-02-30T21:23:44Z", "2004-07-13T25:23:44Z", "2004:07:13T21:23:44", "2004-07-13t21:23:44",
+      "20040713T212344Z",
+    ] {
+      XCTAssertNil(PhotoDate(exif: text), text)
+    }
+  }
+
   func testRejectsWhatIsNotACalendarDate() {
     for text in [
       "0000:00:00 00:00:00", "    :  :     :  :  ", "2013-04-13 10:22:18", "2013:04:13T10:22:18", "2013:04:13",

@@ -1,7 +1,8 @@
 import Features
 import Foundation
 
-/// The committed test photos (`Tests/Fixtures/PhotoAnalysis/`, see its NOTICE.md) and builders of synthetic ones.
+/// The committed test photos (`Tests/Fixtures/PhotoAnalysis/`, each corpus with its NOTICE.md) and builders of
+/// synthetic ones.
 enum PhotoFixtures {
   static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Fixtures/PhotoAnalysis")
@@ -15,6 +16,22 @@ enum PhotoFixtures {
   static var piexifPhotos: [URL] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: piexifFolder.path)) ?? []
     return names.filter { $0.hasSuffix(".jpg") }.sorted().map(piexif)
+  }
+
+  /// The folders of real photos from public test corpora, each with its licence and a NOTICE.md.
+  static let realPhotoFolders = ["piexif", "pillow", "exiv2", "exiftool", "goexif"]
+    .map { folder.appendingPathComponent($0) }
+
+  /// A real photo by its path under `Tests/Fixtures/PhotoAnalysis`, e.g. `"exiv2/smiley1.jpg"`.
+  static func real(_ path: String) -> URL { folder.appendingPathComponent(path) }
+
+  /// Every real photo of every corpus (all files but the notices and licence texts), sorted by path.
+  static var realPhotos: [URL] {
+    realPhotoFolders.flatMap { corpus in
+      ((try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? [])
+        .filter { !$0.hasSuffix(".md") && !$0.hasPrefix("LICENSE") && $0 != "COPYING" }
+        .sorted().map { corpus.appendingPathComponent($0) }
+    }
   }
 
   static func bytes(_ url: URL) throws -> [UInt8] { Array(try Data(contentsOf: url)) }

@@ -199,6 +199,37 @@ final class PhotoMetadataRobustnessTests: XCTestCase {
     XCTAssertEqual(source.requested, 65_536)
   }
 
+  func testAPNGIsWalkedPastItsImageDataNotRead() throws {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("large-\(UUID().uuidString).png")
+    defer { try? FileManager.default.removeItem(at: url) }
+    let start = PhotoFixtures.png(exif: nil, width: 4_000, height: 3_000).prefix(33)  // signature and IHDR
+    let imageData = PhotoFixtures.chunk("IDAT", Array(repeating: 0, count: 100_000))
+    let exif = TIFFBuilder(order: .bigEndian, ifd0: [.short(0x0112, 3)]).bytes
+    for exifAtTheEnd in [false, true] {
+      var png = Array(start)
+      for _ in 0..<200 { png += imageData }  // 20 MB of image data
+      if exifAtTheEnd { png += PhotoFixtures.chunk("eXIf", exif) }
+      png += PhotoFixtures.chunk("IEND", [])
+      try Data(png).write(to: url)
+      let source = CountingSource(try PhotoFile(path: url.path))
+      let metadata = try PhotoMetadataReader.read(from: source)
+      XCTAssertEqual(metadata.hasExif, exifAtTheEnd)
+      XCTAssertEqual(metadata.orientation, exifAtTheEnd ? 3 : nil)
+      XCTAssertEqual(metadata.pixelWidth, 4_000)
+      // One 64 KB read for the start, then a small read per chunk header: not the 20 MB of pixels.
+      XCTAssertLessThan(source.requested, 65_536 + 201 * 600, "exif at the end: \(exifAtTheEnd)")
+    }
+  }
+
+  func testChunkHeadersAfterTheImageDataAreWalkedABoundedNumberOfTimes() throws {
+    var png = PhotoFixtures.png(exif: nil).dropLast(12)  // up to its IDAT, without IEND
+    for _ in 0..<(65_536 + 10) { png += PhotoFixtures.chunk("tEXt", []) }  // README: at most 65,536 headers
+    png += PhotoFixtures.chunk("eXIf", TIFFBuilder(order: .bigEndian, ifd0: [.short(0x0112, 3)]).bytes)
+    let metadata = try PhotoMetadataReader.read(Array(png))
+    XCTAssertFalse(metadata.hasExif, "an eXIf past the bound is not looked for")
+    XCTAssertEqual(metadata.pixelWidth, 320)
+  }
+
   /// The synthetic seeds are committed in the fuzz corpus (so `Scripts/fuzz-photo-metadata` starts from them); run
   /// with `PHOTO_FUZZ_SEEDS_UPDATE=1` after changing them to rewrite the files.
   func testTheSyntheticSeedsAreInTheFuzzCorpus() throws {

@@ -7,8 +7,8 @@ enum ReferencePython {
   static let repository = PhotoFixtures.folder.deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
 
-  /// `UNIDIRECTIONAL_PYTHON`, else `<repo>/.venv/bin/python3`, checked to import exifread and PIL; throws (failing
-  /// the test) with what to do when it cannot.
+  /// `UNIDIRECTIONAL_PYTHON`, else `<repo>/.venv/bin/python3`, checked to import PIL (Pillow); throws (failing the
+  /// test) with what to do when it cannot.
   static func interpreter() throws -> String {
     let configured = ProcessInfo.processInfo.environment["UNIDIRECTIONAL_PYTHON"] ?? ""
     let python = configured.isEmpty ? repository.appendingPathComponent(".venv/bin/python3").path : configured
@@ -18,13 +18,29 @@ enum ReferencePython {
           + "with Scripts/test-requirements.txt, or set UNIDIRECTIONAL_PYTHON")
     }
     do {
-      _ = try run(python, ["-c", "import exifread, PIL"])
+      _ = try run(python, ["-c", "import PIL"])
     } catch {
       throw Missing(
-        description: "\(python) cannot import exifread and Pillow (\(error)): run Scripts/python-env, which "
+        description: "\(python) cannot import Pillow (\(error)): run Scripts/python-env, which "
           + "installs the pins of Scripts/test-requirements.txt")
     }
     return python
+  }
+
+  /// `UNIDIRECTIONAL_EXIFTOOL`, else `<repo>/.venv/bin/exiftool` (Debian's ExifTool unpacked by
+  /// `Scripts/exiftool-env`), checked to run; throws (failing the test) with what to do when it cannot.
+  static func exifTool() throws -> String {
+    let configured = ProcessInfo.processInfo.environment["UNIDIRECTIONAL_EXIFTOOL"] ?? ""
+    let exifTool = configured.isEmpty ? repository.appendingPathComponent(".venv/bin/exiftool").path : configured
+    do {
+      guard FileManager.default.isExecutableFile(atPath: exifTool) else { throw Missing(description: "not found") }
+      _ = try run(exifTool, ["-ver"])
+    } catch {
+      throw Missing(
+        description: "no ExifTool at \(exifTool) (\(error)): run Scripts/exiftool-env (or Scripts/test), which "
+          + "unpacks Debian's libimage-exiftool-perl into .venv/exiftool/, or set UNIDIRECTIONAL_EXIFTOOL")
+    }
+    return exifTool
   }
 
   /// Runs `python arguments` and returns its standard output; throws with its standard error if it fails.

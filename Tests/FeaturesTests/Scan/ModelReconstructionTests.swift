@@ -7,10 +7,10 @@ import XCTest
 /// The simulated reconstruction writes a real USDZ package: checked by reading it back (names, sizes, checksums,
 /// the 64-byte alignment USDZ requires), with its errors and cancellation.
 final class ModelReconstructionTests: XCTestCase {
-  private var folder: URL!
+  private let folder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("reconstruction-\(UUID().uuidString)")
 
   override func setUpWithError() throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("reconstruction-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
   }
 

@@ -4,10 +4,10 @@ import XCTest
 
 /// File errors reach the user in words with the path, never as "NSCocoaErrorDomain error 512".
 final class FileErrorReasonTests: XCTestCase {
-  private var folder: URL!
+  private let folder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("file-errors-\(UUID().uuidString)")
 
   override func setUpWithError() throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("file-errors-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
   }
 

@@ -5,11 +5,11 @@ import XCTest
 /// Every secret is resolved in one order: the explicit option, the environment (names in order), the local config
 /// file, the home config file.
 final class SecretSourcesTests: XCTestCase {
-  private var folder: URL!
+  private let folder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("secret-sources-\(UUID().uuidString)")
   private let names = ["UNIDIRECTIONAL_API_TOKEN", "UPLOAD_API_TOKEN"]
 
   override func setUpWithError() throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("secret-sources-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
   }
 

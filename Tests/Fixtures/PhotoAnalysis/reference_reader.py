@@ -1,81 +1,116 @@
 """The reference reader for PhotoMetadataReader's comparison tests: prints one JSON object per file with the fields
-PhotoMetadata reports, read by exifread (EXIF/TIFF/GPS tags) and Pillow (format and pixel size).
+PhotoMetadata reports, read by ExifTool (the EXIF/TIFF/GPS tags, from the standard places only: IFD0, the Exif IFD
+and the GPS IFD, never XMP) and Pillow (format and pixel size).
 
-    python3 reference_reader.py FILE...
+    python3 reference_reader.py --exiftool EXIFTOOL FILE...
     python3 reference_reader.py --generate FOLDER   # writes Pillow-made photos with GPS, offsets, PNG eXIf, TIFF
 
-Fields follow the conventions PhotoMetadata documents, applied to the reference's raw values: strings end at the
-first NUL (exifread already cuts there) without trailing spaces, empty means absent; dates must be real calendar dates
-(checked with datetime); coordinates are signed decimal degrees from 1-3 rationals and an N/S/E/W reference.
+ExifTool runs once for all files (`-json -n -G1 -a`, numbers read as their exact text). Fields follow the
+conventions PhotoMetadata documents, applied to ExifTool's raw values: strings end at the first NUL without
+trailing spaces, empty means absent; dates are EXIF's `YYYY:MM:DD HH:MM:SS` or ISO 8601 (`YYYY-MM-DDTHH:MM:SS`,
+optional fraction and zone) and must be real calendar dates (checked with datetime), an ISO date's own zone winning
+over `OffsetTime…`; coordinates are signed decimal degrees from 1-3 rationals and an N/S/E/W reference.
 """
 import datetime
 import json
-import logging
+import re
+import subprocess
 import sys
 import warnings
 
-import exifread
 from PIL import Image, UnidentifiedImageError
 
-logging.disable(logging.CRITICAL)  # exifread logs "Possibly corrupted field" for odd files
 warnings.simplefilter("ignore")  # Pillow warns about tags past the end of the data
+
+EXIF_DATE = re.compile(r"^\d{4}:\d{2}:\d{2} \d{2}:\d{2}:\d{2}$")
+ISO_DATE = re.compile(r"^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.\d+)?(Z|[+-]\d{2}(?::?\d{2})?)?$")
+OFFSET = re.compile(r"^[+-](\d{2}):(\d{2})$")
+
+
+def exiftool_tags(exiftool, paths):
+    """ExifTool's tags of every file, by path; numbers kept as their exact text (ExifTool leaves "1.00" unquoted)."""
+    output = subprocess.run(
+        [exiftool, "-json", "-n", "-G1", "-a", "-charset", "exif=utf8", *paths],
+        capture_output=True, text=True, check=False).stdout
+    return {entry["SourceFile"]: entry for entry in json.loads(output or "[]", parse_float=str, parse_int=str)}
 
 
 def text(tags, name):
-    tag = tags.get(name)
-    if tag is None or tag.field_type not in (1, 2, 7):
+    value = tags.get(name)
+    if value is None or isinstance(value, (list, dict)):
         return None
-    value = tag.values
-    if isinstance(value, list):  # BYTE/UNDEFINED: a list of numbers
-        value = bytes(value).split(b"\x00", 1)[0].decode("utf-8", "replace")
-    elif isinstance(value, bytes):
-        value = value.decode("utf-8", "replace")
-    value = value.rstrip(" ")
+    value = str(value).split("\x00", 1)[0].rstrip(" ")
     return value or None
+
+
+def offset_minutes(value):
+    match = OFFSET.match(value or "")
+    if not match or int(match.group(1)) > 14 or int(match.group(2)) > 59:
+        return None
+    minutes = int(match.group(1)) * 60 + int(match.group(2))
+    return -minutes if value[0] == "-" else minutes
+
+
+def formatted(moment, minutes):
+    written = moment.strftime("%Y:%m:%d %H:%M:%S")
+    if minutes is None:
+        return written
+    sign, magnitude = ("-" if minutes < 0 else "+"), abs(minutes)
+    return f"{written}{sign}{magnitude // 60:02d}:{magnitude % 60:02d}"
 
 
 def date(tags, name, offset_name):
     value = text(tags, name)
     if value is None:
         return None
+    offset = offset_minutes(text(tags, offset_name))
     try:
-        datetime.datetime.strptime(value, "%Y:%m:%d %H:%M:%S")
+        if EXIF_DATE.match(value):
+            return formatted(datetime.datetime.strptime(value, "%Y:%m:%d %H:%M:%S"), offset)
+        match = ISO_DATE.match(value)
+        if match:
+            moment = datetime.datetime.fromisoformat(match.group(1) + (match.group(2) or ""))
+            if moment.tzinfo is not None:
+                offset = int(moment.utcoffset().total_seconds() // 60)
+                if abs(offset) > 14 * 60:
+                    return None
+            return formatted(moment, offset)
     except ValueError:
         return None
-    offset = text(tags, offset_name)
-    if offset is not None:
-        try:
-            parsed = datetime.datetime.strptime(offset, "%z")
-            hours, minutes = int(offset[1:3]), int(offset[4:6])
-            if len(offset) != 6 or offset[3] != ":" or hours > 14 or parsed is None:
-                offset = None
-        except ValueError:
-            offset = None
-    return value + (offset or "")
+    return None
 
 
-def first_int(tags, name, types=(1, 3, 4)):
-    tag = tags.get(name)
-    if tag is None or tag.field_type not in types or not tag.values:
+def integer(tags, name):
+    value = tags.get(name)
+    try:
+        return int(str(value))
+    except ValueError:
         return None
-    return int(tag.values[0])
 
 
-def ratio(value):
-    numerator, denominator = int(value.numerator), int(value.denominator)
-    if denominator == 0:
-        return 0.0 if numerator == 0 else None
-    return numerator / denominator
+def rationals(value):
+    """ExifTool's -n value of RATIONALs: numbers separated by spaces, "inf" for x/0 and "undef" for 0/0."""
+    parts = []
+    for part in str(value).split(" ")[:3]:
+        if part == "undef":
+            parts.append(0.0)
+        else:
+            try:
+                number = float(part)
+            except ValueError:
+                return None
+            if number != number or number in (float("inf"), float("-inf")):
+                return None
+            parts.append(number)
+    return parts or None
 
 
 def coordinate(tags, value_name, reference_name, positive, negative, limit):
     value, reference = tags.get(value_name), text(tags, reference_name)
-    if value is None or value.field_type != 5 or not value.values or reference is None:
+    if value is None or reference is None or reference[0] not in (positive, negative):
         return None
-    if reference[0] not in (positive, negative):
-        return None
-    parts = [ratio(part) for part in value.values[:3]]
-    if any(part is None for part in parts):
+    parts = rationals(value)
+    if parts is None:
         return None
     degrees = sum(part / (60 ** index) for index, part in enumerate(parts))
     if degrees > limit:
@@ -84,45 +119,42 @@ def coordinate(tags, value_name, reference_name, positive, negative, limit):
 
 
 def altitude(tags):
-    value = tags.get("GPS GPSAltitude")
-    if value is None or value.field_type != 5 or not value.values:
+    value = tags.get("GPS:GPSAltitude")
+    if value is None:
         return None
-    meters = ratio(value.values[0])
-    if meters is None:
+    parts = rationals(value)
+    if parts is None:
         return None
-    below = first_int(tags, "GPS GPSAltitudeRef") == 1
-    return {"meters": meters, "reference": "belowSeaLevel" if below else "aboveSeaLevel"}
+    below = integer(tags, "GPS:GPSAltitudeRef") == 1
+    return {"meters": parts[0], "reference": "belowSeaLevel" if below else "aboveSeaLevel"}
 
 
-def read(path):
+def read(path, tags):
     try:
         with Image.open(path) as image:
             container = {"JPEG": "jpeg", "PNG": "png", "TIFF": "tiff", "MPO": "jpeg"}.get(image.format)
             width, height = image.size
     except (UnidentifiedImageError, OSError) as error:
         return {"file": path, "error": "invalidImage", "reason": str(error)}
-    with open(path, "rb") as handle:
-        tags = exifread.process_file(handle, details=False)
-    orientation = first_int(tags, "Image Orientation", (3,))
-    report = {
+    orientation = integer(tags, "IFD0:Orientation")
+    return {
         "file": path,
         "container": container,
-        "hasExif": bool(tags),
-        "make": text(tags, "Image Make"),
-        "model": text(tags, "Image Model"),
-        "software": text(tags, "Image Software"),
-        "lensMake": text(tags, "EXIF LensMake"),
-        "lensModel": text(tags, "EXIF LensModel"),
+        "hasExif": "File:ExifByteOrder" in tags or any(key.split(":")[0] in ("IFD0", "ExifIFD", "GPS") for key in tags),
+        "make": text(tags, "IFD0:Make"),
+        "model": text(tags, "IFD0:Model"),
+        "software": text(tags, "IFD0:Software"),
+        "lensMake": text(tags, "ExifIFD:LensMake"),
+        "lensModel": text(tags, "ExifIFD:LensModel"),
         "pixelWidth": width,
         "pixelHeight": height,
-        "captureDate": date(tags, "EXIF DateTimeOriginal", "EXIF OffsetTimeOriginal"),
-        "modificationDate": date(tags, "Image DateTime", "EXIF OffsetTime"),
+        "captureDate": date(tags, "ExifIFD:DateTimeOriginal", "ExifIFD:OffsetTimeOriginal"),
+        "modificationDate": date(tags, "IFD0:ModifyDate", "ExifIFD:OffsetTime"),
         "orientation": orientation if orientation in range(1, 9) else None,
-        "latitude": coordinate(tags, "GPS GPSLatitude", "GPS GPSLatitudeRef", "N", "S", 90),
-        "longitude": coordinate(tags, "GPS GPSLongitude", "GPS GPSLongitudeRef", "E", "W", 180),
+        "latitude": coordinate(tags, "GPS:GPSLatitude", "GPS:GPSLatitudeRef", "N", "S", 90),
+        "longitude": coordinate(tags, "GPS:GPSLongitude", "GPS:GPSLongitudeRef", "E", "W", 180),
         "altitude": altitude(tags),
     }
-    return report
 
 
 def generate(folder):
@@ -148,6 +180,10 @@ def generate(folder):
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--generate"]:
         generate(sys.argv[2])
+    elif sys.argv[1:2] == ["--exiftool"]:
+        paths = sys.argv[3:]
+        everything = exiftool_tags(sys.argv[2], paths)
+        for path in paths:
+            print(json.dumps(read(path, everything.get(path, {})), sort_keys=True))
     else:
-        for path in sys.argv[1:]:
-            print(json.dumps(read(path), sort_keys=True))
+        sys.exit("usage: reference_reader.py --exiftool EXIFTOOL FILE... | --generate FOLDER")

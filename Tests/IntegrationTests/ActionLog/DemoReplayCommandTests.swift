@@ -4,10 +4,10 @@ import XCTest
 /// Runs the built `demo` executable (next to the test bundle) as a person would: `demo counter --record FILE`, then
 /// `demo replay FILE`.
 final class DemoReplayCommandTests: XCTestCase {
-  private var folder: URL!
+  private let folder = scratchFolderPath("demo-replay")
 
   override func setUpWithError() throws {
-    folder = try makeScratchFolder("demo-replay")
+    try createScratchFolder(folder)
   }
 
   func testRecordThenReplayPrintsEveryStepAsActionAndStateDiff() throws {

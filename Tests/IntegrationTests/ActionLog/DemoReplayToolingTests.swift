@@ -4,12 +4,11 @@ import XCTest
 /// `demo replay` as a debugging tool: stop at a step and see its state, export it as JSON, step through a log,
 /// and replay through a changed reducer to see the first divergence with the recorded and replayed states.
 final class DemoReplayToolingTests: XCTestCase {
-  private var folder: URL!
-  private var log: URL!
+  private let folder = scratchFolderPath("demo-replay-tooling")
+  private var log: URL { folder.appendingPathComponent("counter.jsonl") }
 
   override func setUpWithError() throws {
-    folder = try makeScratchFolder("demo-replay-tooling")
-    log = folder.appendingPathComponent("counter.jsonl")
+    try createScratchFolder(folder)
     let recorded = try DemoProcess.run(["counter", "--record", log.path, "--to", "3", "--interval", "0"], in: folder)
     XCTAssertEqual(recorded.status, 0, recorded.errors)
   }

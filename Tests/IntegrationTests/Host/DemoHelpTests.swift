@@ -4,10 +4,10 @@ import XCTest
 /// `--help` wherever a person types it: before a command it lists every command, after one it prints that
 /// command's usage; both on standard output with exit 0.
 final class DemoHelpTests: XCTestCase {
-  private var folder: URL!
+  private let folder = scratchFolderPath("demo-help")
 
   override func setUpWithError() throws {
-    folder = try makeScratchFolder("demo-help")
+    try createScratchFolder(folder)
   }
 
   func testHelpAfterACommandPrintsThatCommandsUsageAndExits0() throws {

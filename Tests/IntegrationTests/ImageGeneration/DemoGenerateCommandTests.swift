@@ -4,10 +4,10 @@ import XCTest
 
 /// Runs the built `demo` executable (next to the test bundle) as a person would: `demo generate …`.
 final class DemoGenerateCommandTests: XCTestCase {
-  private var folder: URL!
+  private let folder = scratchFolderPath("demo-generate")
 
   override func setUpWithError() throws {
-    folder = try makeScratchFolder("demo-generate")
+    try createScratchFolder(folder)
   }
 
   func testThePreviewBackendWritesRealPNGFiles() throws {

@@ -49,7 +49,7 @@ final class ImageAPIMockServer: @unchecked Sendable {
     let karloKey = "karlo-test-\(UUID().uuidString)"
     let openAIKey = "sk-test-\(UUID().uuidString)"
     let process = Process()
-    process.executableURL = TestPython.executable
+    process.executableURL = try TestPython.required()
     process.arguments = [repositoryRoot.appendingPathComponent("Demos/ImageAPIMock/mock_image_api.py").path]
     var environment = ProcessInfo.processInfo.environment
     environment["MOCK_KARLO_API_KEY"] = karloKey

@@ -5,14 +5,20 @@ import XCTest
 
 /// The feature in a live `Store` with live clients: the mock service, real files, real cancellation.
 final class ImageGenerationLiveStoreTests: XCTestCase {
-  private var server: ImageAPIMockServer!
-  private var folder: URL!
+  private var startedServer: ImageAPIMockServer?
+  private let folder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("generation-live-\(UUID().uuidString)")
 
   override func setUp() async throws {
     let server = try await ImageAPIMockServer.start()
     addTeardownBlock { server.stop() }
-    self.server = server
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("generation-live-\(UUID().uuidString)")
+    startedServer = server
+  }
+
+  /// The mock set-up started. Throws (failing the test with set-up's own error already reported) instead of trapping
+  /// when set-up could not start it, e.g. without the project's Python environment.
+  private var server: ImageAPIMockServer {
+    get throws { try XCTUnwrap(startedServer, "set-up did not start the image API mock") }
   }
 
   override func tearDown() async throws {
@@ -20,8 +26,9 @@ final class ImageGenerationLiveStoreTests: XCTestCase {
   }
 
   private func store(run: String, _ options: [String: String] = [:], backend: ImageGenerationConfiguration.Backend)
-    -> Store<ImageGenerationFeature.State, ImageGenerationFeature.Action>
+    throws -> Store<ImageGenerationFeature.State, ImageGenerationFeature.Action>
   {
+    let server = try self.server
     let key = backend == .karlo ? server.karloKey : server.openAIKey
     let configuration = ImageGenerationConfiguration(
       backend: backend, apiKey: key, baseURL: server.base(run: run, options), timeout: .seconds(30), delivery: .url)
@@ -36,7 +43,7 @@ final class ImageGenerationLiveStoreTests: XCTestCase {
 
   func testGenerateAndSaveWritesRealPNGFiles() async throws {
     for backend in ImageGenerationConfiguration.Backend.allCases {
-      let store = store(run: UUID().uuidString, backend: backend)
+      let store = try store(run: UUID().uuidString, backend: backend)
       store.send(.promptChanged("a lighthouse"))
       store.send(.tagAdded("watercolor"))
       store.send(.sampleCountChanged(2))
@@ -57,7 +64,7 @@ final class ImageGenerationLiveStoreTests: XCTestCase {
   func testEditingThePromptAbortsTheLiveRequest() async throws {
     for backend in ImageGenerationConfiguration.Backend.allCases {
       let run = UUID().uuidString
-      let store = store(run: run, ["delay-ms": "20000"], backend: backend)
+      let store = try store(run: run, ["delay-ms": "20000"], backend: backend)
       store.send(.promptChanged("a kite"))
       let generation = store.send(.generateTapped)
       XCTAssertEqual(store.status, .generating)
@@ -74,7 +81,7 @@ final class ImageGenerationLiveStoreTests: XCTestCase {
 
   func testLeavingAbortsTheLiveRequest() async throws {
     let run = UUID().uuidString
-    let store = store(run: run, ["delay-ms": "20000"], backend: .karlo)
+    let store = try store(run: run, ["delay-ms": "20000"], backend: .karlo)
     store.send(.promptChanged("a kite"))
     let generation = store.send(.generateTapped)
     _ = try await server.waitForRequests(run: run) { $0.contains { $0["method"] as? String == "POST" } }
@@ -87,7 +94,7 @@ final class ImageGenerationLiveStoreTests: XCTestCase {
   }
 
   func testAServiceFailureIsShownAndNothingIsSaved() async throws {
-    let store = store(run: UUID().uuidString, ["fault": "rate-limit", "retry-after": "30"], backend: .karlo)
+    let store = try store(run: UUID().uuidString, ["fault": "rate-limit", "retry-after": "30"], backend: .karlo)
     store.send(.promptChanged("a kite"))
     await store.send(.generateTapped).finish()
     XCTAssertEqual(store.status, .failed("Rate limited by the service: try again in 30 seconds."))

@@ -6,19 +6,26 @@ import XCTest
 /// What both image-generation clients send, whatever the service: an honest `User-Agent`, and never their key (or
 /// an empty body) to another origin behind a redirect. Against the loopback mock.
 final class ImageGenerationTransportIntegrationTests: XCTestCase {
-  private var server: ImageAPIMockServer!
+  private var startedServer: ImageAPIMockServer?
 
   override func setUp() async throws {
     let server = try await ImageAPIMockServer.start()
     addTeardownBlock { server.stop() }
-    self.server = server
+    startedServer = server
+  }
+
+  /// The mock set-up started. Throws (failing the test with set-up's own error already reported) instead of trapping
+  /// when set-up could not start it, e.g. without the project's Python environment.
+  private var server: ImageAPIMockServer {
+    get throws { try XCTUnwrap(startedServer, "set-up did not start the image API mock") }
   }
 
   private func client(
     _ backend: ImageGenerationConfiguration.Backend, run: String, _ options: [String: String] = [:],
     delivery: ImageGenerationConfiguration.ImageDelivery = .base64
-  ) -> ImageGenerationClient {
-    .live(
+  ) throws -> ImageGenerationClient {
+    let server = try self.server
+    return .live(
       ImageGenerationConfiguration(
         backend: backend, apiKey: backend == .karlo ? server.karloKey : server.openAIKey,
         baseURL: server.base(run: run, options), timeout: .seconds(10), delivery: delivery))

@@ -5,12 +5,18 @@ import XCTest
 
 /// The live Karlo client against the loopback mock of `POST /v2/inference/karlo/t2i`.
 final class KarloClientIntegrationTests: XCTestCase {
-  private var server: ImageAPIMockServer!
+  private var startedServer: ImageAPIMockServer?
 
   override func setUp() async throws {
     let server = try await ImageAPIMockServer.start()
     addTeardownBlock { server.stop() }
-    self.server = server
+    startedServer = server
+  }
+
+  /// The mock set-up started. Throws (failing the test with set-up's own error already reported) instead of trapping
+  /// when set-up could not start it, e.g. without the project's Python environment.
+  private var server: ImageAPIMockServer {
+    get throws { try XCTUnwrap(startedServer, "set-up did not start the image API mock") }
   }
 
   private func client(
@@ -19,8 +25,9 @@ final class KarloClientIntegrationTests: XCTestCase {
     delivery: ImageGenerationConfiguration.ImageDelivery = .base64,
     key: ImageAPIKey? = nil,
     timeout: Duration = .seconds(10)
-  ) -> ImageGenerationClient {
-    .live(
+  ) throws -> ImageGenerationClient {
+    let server = try self.server
+    return .live(
       ImageGenerationConfiguration(
         backend: .karlo, apiKey: key ?? server.karloKey, baseURL: server.base(run: run, options), timeout: timeout,
         delivery: delivery))
@@ -79,7 +86,7 @@ final class KarloClientIntegrationTests: XCTestCase {
 
   func testInvalidRequestsAreRefusedBeforeAnythingIsSent() async throws {
     let run = UUID().uuidString
-    let client = client(run: run)
+    let client = try client(run: run)
     await assertImageGenerationError(.invalidRequest("Karlo generates 1 to 8 images per request, not 9.")) {
       try await client.generate(ImageGenerationRequest(prompt: "kite", samples: 9))
     }
@@ -149,7 +156,7 @@ final class KarloClientIntegrationTests: XCTestCase {
 
   func testAWrongBaseURLIsAnUnexpectedStatusWithTheServersMessage() async throws {
     let run = UUID().uuidString
-    let configuration = ImageGenerationConfiguration(
+    let configuration = try ImageGenerationConfiguration(
       backend: .karlo, apiKey: server.karloKey, baseURL: server.base(run: run).appendingPathComponent("wrong"))
     do {
       _ = try await ImageGenerationClient.live(configuration).generate(ImageGenerationRequest(prompt: "a kite"))
@@ -180,7 +187,7 @@ final class KarloClientIntegrationTests: XCTestCase {
 
   func testAnUnreachableServiceIsAConnectionFailure() async throws {
     let port = try closedLoopbackPort()
-    let configuration = ImageGenerationConfiguration(
+    let configuration = try ImageGenerationConfiguration(
       backend: .karlo, apiKey: server.karloKey, baseURL: URL(string: "http://127.0.0.1:\(port)"))
     do {
       _ = try await ImageGenerationClient.live(configuration).generate(ImageGenerationRequest(prompt: "a kite"))
@@ -194,7 +201,7 @@ final class KarloClientIntegrationTests: XCTestCase {
 
   func testCancellingTheTaskAbortsTheRequest() async throws {
     let run = UUID().uuidString
-    let client = client(run: run, ["delay-ms": "20000"])
+    let client = try client(run: run, ["delay-ms": "20000"])
     let task = Task { try await client.generate(ImageGenerationRequest(prompt: "a kite")) }
     _ = try await server.waitForRequests(run: run) { $0.contains { $0["method"] as? String == "POST" } }
     task.cancel()
@@ -212,7 +219,7 @@ final class KarloClientIntegrationTests: XCTestCase {
   func testAKeyEchoedByTheServerNeverReachesErrorsOrState() async throws {
     let secret = "echoed-\(UUID().uuidString)"
     let run = UUID().uuidString
-    let client = client(run: run, ["fault": "echo-key"], key: ImageAPIKey(secret))
+    let client = try client(run: run, ["fault": "echo-key"], key: ImageAPIKey(secret))
     await assertImageGenerationError(.unauthorized(status: 401, message: "Incorrect API key provided: <redacted>")) {
       try await client.generate(ImageGenerationRequest(prompt: "a kite"))
     }

@@ -4,12 +4,18 @@ import XCTest
 
 /// The live OpenAI-compatible client against the loopback mock of `POST /v1/images/generations`.
 final class OpenAIImageClientIntegrationTests: XCTestCase {
-  private var server: ImageAPIMockServer!
+  private var startedServer: ImageAPIMockServer?
 
   override func setUp() async throws {
     let server = try await ImageAPIMockServer.start()
     addTeardownBlock { server.stop() }
-    self.server = server
+    startedServer = server
+  }
+
+  /// The mock set-up started. Throws (failing the test with set-up's own error already reported) instead of trapping
+  /// when set-up could not start it, e.g. without the project's Python environment.
+  private var server: ImageAPIMockServer {
+    get throws { try XCTUnwrap(startedServer, "set-up did not start the image API mock") }
   }
 
   private func client(
@@ -17,8 +23,9 @@ final class OpenAIImageClientIntegrationTests: XCTestCase {
     _ options: [String: String] = [:],
     delivery: ImageGenerationConfiguration.ImageDelivery = .base64,
     key: ImageAPIKey? = nil
-  ) -> ImageGenerationClient {
-    .live(
+  ) throws -> ImageGenerationClient {
+    let server = try self.server
+    return .live(
       ImageGenerationConfiguration(
         backend: .openAI, apiKey: key ?? server.openAIKey, baseURL: server.base(run: run, options),
         timeout: .seconds(10), delivery: delivery))
@@ -93,7 +100,7 @@ final class OpenAIImageClientIntegrationTests: XCTestCase {
 
   func testCancellingTheTaskAbortsTheRequest() async throws {
     let run = UUID().uuidString
-    let client = client(run: run, ["delay-ms": "20000"])
+    let client = try client(run: run, ["delay-ms": "20000"])
     let task = Task { try await client.generate(ImageGenerationRequest(prompt: "a kite")) }
     _ = try await server.waitForRequests(run: run) { $0.contains { $0["method"] as? String == "POST" } }
     task.cancel()

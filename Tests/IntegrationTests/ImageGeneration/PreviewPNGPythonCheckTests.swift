@@ -56,7 +56,7 @@ final class PreviewPNGPythonCheckTests: XCTestCase {
 
   private func runPython(_ script: String, arguments: [String]) throws -> String {
     let process = Process()
-    process.executableURL = TestPython.executable
+    process.executableURL = try TestPython.required()
     process.arguments = ["-c", script] + arguments
     let output = Pipe()
     let errors = Pipe()

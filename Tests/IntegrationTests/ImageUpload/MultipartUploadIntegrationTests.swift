@@ -5,11 +5,10 @@ import XCTest
 
 /// The live multipart flow (`POST /upload-model`) against the real backend on 127.0.0.1.
 final class MultipartUploadIntegrationTests: BackendStackTestCase {
-  private var staging: URL!
+  private var staging: URL { folder.appendingPathComponent("staging") }
 
   override func setUpWithError() throws {
     try super.setUpWithError()
-    staging = folder.appendingPathComponent("staging")
     try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
   }
 

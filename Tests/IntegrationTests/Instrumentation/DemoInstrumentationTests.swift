@@ -3,10 +3,10 @@ import XCTest
 
 /// The demo host's `--print-changes` and `--trace FILE`, run as a person would.
 final class DemoInstrumentationTests: XCTestCase {
-  private var folder: URL!
+  private let folder = scratchFolderPath("demo-instrumentation")
 
   override func setUpWithError() throws {
-    folder = try makeScratchFolder("demo-instrumentation")
+    try createScratchFolder(folder)
   }
 
   func testPrintChangesPrintsEachActionWithOnlyWhatItChanged() throws {

@@ -5,10 +5,10 @@ import XCTest
 /// Runs the built `demo` executable as a person would: `swift run demo` with no arguments (the scan flow on
 /// simulated parts), with bad options, with Ctrl-C in the middle, with a folder of shots and with scripts.
 final class DemoScanCommandTests: XCTestCase {
-  private var folder: URL!
+  private let folder = scratchFolderPath("demo-scan")
 
   override func setUpWithError() throws {
-    folder = try makeScratchFolder("demo-scan")
+    try createScratchFolder(folder)
   }
 
   /// `demo` with no arguments: the whole flow, every state change as a line in order, the simulated upload's
@@ -375,7 +375,7 @@ final class DemoScanCommandTests: XCTestCase {
       print(len(archive.infolist()), archive.namelist()[0])
       """
     let process = Process()
-    process.executableURL = TestPython.executable
+    process.executableURL = try TestPython.required()
     process.arguments = ["-c", check, model.path]
     let output = Pipe()
     process.standardOutput = output

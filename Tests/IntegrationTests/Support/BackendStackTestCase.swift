@@ -22,8 +22,8 @@ class BackendStackTestCase: XCTestCase {
   /// The stack of this class (one class runs at a time, so classes that agree on ``usesTestHooks`` share one).
   static var backend: SharedBackendStack { usesTestHooks ? stackWithTestHooks : stackWithoutTestHooks }
 
-  /// The test's scratch folder.
-  private(set) var folder: URL!
+  /// The test's scratch folder, created by set-up.
+  private(set) lazy var folder = scratchFolderPath("\(type(of: self))")
 
   override class func setUp() {
     super.setUp()
@@ -37,6 +37,6 @@ class BackendStackTestCase: XCTestCase {
 
   override func setUpWithError() throws {
     try super.setUpWithError()
-    folder = try makeScratchFolder("\(type(of: self))")
+    try createScratchFolder(folder)
   }
 }

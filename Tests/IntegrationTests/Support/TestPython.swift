@@ -8,7 +8,7 @@ import Foundation
 ///
 /// ```swift
 /// let process = Process()
-/// process.executableURL = TestPython.executable
+/// process.executableURL = try TestPython.required()
 /// process.arguments = ["-c", "print(42)"]
 /// ```
 enum TestPython {
@@ -24,5 +24,14 @@ enum TestPython {
 
   static var missingMessage: String {
     "No test Python at \(executable.path): run Scripts/python-env (or Scripts/test), which creates .venv/."
+  }
+
+  struct Missing: Error, CustomStringConvertible { let description: String }
+
+  /// The interpreter, or ``missingMessage`` as an error a test's set-up throws (the test then fails saying what to
+  /// do, instead of a `Process` error about a missing file).
+  static func required() throws -> URL {
+    guard isAvailable else { throw Missing(description: missingMessage) }
+    return executable
   }
 }

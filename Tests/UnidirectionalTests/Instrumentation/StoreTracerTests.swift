@@ -26,10 +26,10 @@ private struct Transfers: Reducer {
 }
 
 final class StoreTracerTests: XCTestCase {
-  private var folder: URL!
+  private let folder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("tracer-\(UUID().uuidString)")
 
   override func setUpWithError() throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("tracer-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
   }
 

@@ -10,8 +10,11 @@ struct ByteWindow<Source: PhotoByteSource> {
 
   init(_ source: Source) { self.source = source }
 
-  /// Up to `count` bytes at `offset`: fewer only where the source ends.
-  mutating func bytes(at offset: Int, count: Int) throws(PhotoAnalysisError) -> ArraySlice<UInt8> {
+  /// Up to `count` bytes at `offset`: fewer only where the source ends. A read outside the window fetches at least
+  /// `readAhead` bytes (``chunkSize`` by default; less where the caller knows it will jump far ahead next).
+  mutating func bytes(
+    at offset: Int, count: Int, readAhead: Int = chunkSize
+  ) throws(PhotoAnalysisError) -> ArraySlice<UInt8> {
     guard offset >= 0, count > 0 else { return [] }
     let (end, overflow) = offset.addingReportingOverflow(count)
     guard !overflow else { return [] }
@@ -23,9 +26,9 @@ struct ByteWindow<Source: PhotoByteSource> {
       // Keep the part already read; read only what follows it.
       let keptCount = windowEnd - offset
       window.removeFirst(offset - windowStart)
-      window += try source.read(at: windowEnd, count: max(count - keptCount, Self.chunkSize))
+      window += try source.read(at: windowEnd, count: max(count - keptCount, readAhead))
     } else {
-      window = try source.read(at: offset, count: max(count, Self.chunkSize))
+      window = try source.read(at: offset, count: max(count, readAhead))
     }
     windowStart = offset
     return window[0..<min(count, window.count)]

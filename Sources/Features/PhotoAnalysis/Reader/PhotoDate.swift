@@ -32,21 +32,32 @@ public struct PhotoDate: Hashable, Sendable, Codable, CustomStringConvertible {
   }
 
   /// Parses EXIF's `"YYYY:MM:DD HH:MM:SS"` (trailing spaces allowed) and an optional `"±HH:MM"` offset.
-  /// Nil when the date is not a real calendar date; an unreadable offset is dropped, keeping the date.
+  /// Also parses the ISO 8601 form some tools write into EXIF date tags — `"2004-07-13T21:23:44Z"`,
+  /// `"2019-10-17T16:55:20-07:00"` (fractional seconds and `±HHMM`/`±HH` zones too) — whose own
+  /// zone, when it has one, wins over `offset`. Nil when the date is not a real calendar date; an unreadable
+  /// `offset` is dropped, keeping the date.
   public init?(exif text: String, offset: String? = nil) {
     var bytes = Array(text.utf8)
     while let last = bytes.last, last == 0x20 { bytes.removeLast() }
-    guard bytes.count == 19, bytes[4] == 0x3A, bytes[7] == 0x3A, bytes[10] == 0x20, bytes[13] == 0x3A,
-      bytes[16] == 0x3A,
-      let year = Self.number(bytes, 0, 4), let month = Self.number(bytes, 5, 2), let day = Self.number(bytes, 8, 2),
+    guard bytes.count >= 19, bytes[13] == 0x3A, bytes[16] == 0x3A else { return nil }
+    let zone: Int?
+    if bytes[4] == 0x3A, bytes[7] == 0x3A, bytes[10] == 0x20, bytes.count == 19 {
+      zone = offset.flatMap(Self.offsetMinutes)
+    } else if bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54,
+      let suffix = Self.isoSuffix(bytes[19...])
+    {
+      zone = suffix.zoneMinutes ?? offset.flatMap(Self.offsetMinutes)
+    } else {
+      return nil
+    }
+    guard let year = Self.number(bytes, 0, 4), let month = Self.number(bytes, 5, 2), let day = Self.number(bytes, 8, 2),
       let hour = Self.number(bytes, 11, 2), let minute = Self.number(bytes, 14, 2),
       let second = Self.number(bytes, 17, 2),
       year >= 1, (1...12).contains(month), (1...Self.daysIn(month: month, year: year)).contains(day),
       (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
     else { return nil }
     self.init(
-      year: year, month: month, day: day, hour: hour, minute: minute, second: second,
-      utcOffsetMinutes: offset.flatMap(Self.offsetMinutes))
+      year: year, month: month, day: day, hour: hour, minute: minute, second: second, utcOffsetMinutes: zone)
   }
 
   /// `"YYYY:MM:DD HH:MM:SS"`, followed by `±HH:MM` when the offset is known.
@@ -84,6 +95,31 @@ public struct PhotoDate: Hashable, Sendable, Codable, CustomStringConvertible {
     else { return nil }
     let total = hours * 60 + minutes
     return bytes[0] == 0x2D ? -total : total
+  }
+
+  /// What follows the seconds of an ISO 8601 date.
+  private struct ISOSuffix {
+    /// Minutes east of UTC; nil when no zone is written.
+    var zoneMinutes: Int?
+  }
+
+  /// Reads what may follow the seconds of an ISO 8601 date: `.fraction` (dropped), then nothing, `Z`, `±HH:MM`,
+  /// `±HHMM` or `±HH`. Nil when something else follows.
+  private static func isoSuffix(_ rest: ArraySlice<UInt8>) -> ISOSuffix? {
+    var rest = rest
+    if rest.first == 0x2E {
+      rest = rest.dropFirst()
+      let digits = rest.prefix { (0x30...0x39).contains($0) }
+      guard !digits.isEmpty else { return nil }
+      rest = rest.dropFirst(digits.count)
+    }
+    if rest.isEmpty { return ISOSuffix(zoneMinutes: nil) }
+    if rest.elementsEqual([0x5A]) { return ISOSuffix(zoneMinutes: 0) }
+    var zone = Array(rest)
+    if zone.count == 3 { zone += [0x3A, 0x30, 0x30] }  // ±HH
+    if zone.count == 5 { zone.insert(0x3A, at: 3) }  // ±HHMM
+    guard let minutes = offsetMinutes(String(decoding: zone, as: UTF8.self)) else { return nil }
+    return ISOSuffix(zoneMinutes: minutes)
   }
 
   /// The decimal number in `bytes[start ..< start + count]`, all ASCII digits.

@@ -158,19 +158,25 @@ struct TIFFMetadataReader {
     return String(decoding: data[(base + entry.valueOffset)..<(base + end)], as: UTF8.self)
   }
 
-  /// The first value of a BYTE, SHORT or LONG entry.
+  /// The first value of an integer entry, signed or not: BYTE, SHORT, LONG, SBYTE, SSHORT, SLONG, or IFD (13).
+  /// Writers pick the type freely — Fujifilm's X-T3 and gThumb store Orientation as SLONG — and ExifTool reads them
+  /// all, so a reader that insists on SHORT loses the value.
   private func integer(_ entry: Entry) -> Int? {
     switch entry.type {
     case 1: return Int(data[base + entry.valueOffset])
     case 3: return uint16(at: entry.valueOffset)
-    case 4: return uint32(at: entry.valueOffset)
+    case 4, 13: return uint32(at: entry.valueOffset)
+    case 6: return Int(Int8(truncatingIfNeeded: data[base + entry.valueOffset]))
+    case 8: return uint16(at: entry.valueOffset).map { Int(Int16(truncatingIfNeeded: $0)) }
+    case 9: return uint32(at: entry.valueOffset).map { Int(Int32(truncatingIfNeeded: $0)) }
     default: return nil
     }
   }
 
-  /// A sub-IFD offset (LONG, or the IFD type 13 some writers use — read as LONG).
+  /// A sub-IFD offset: any non-negative integer entry. LONG is the standard; some writers use IFD (13) and some a
+  /// signed LONG — the GPS pointer of a geotagged Canon PowerShot S5 IS JPEG is SLONG.
   private func pointer(_ entry: Entry) -> Int? {
-    entry.type == 4 || entry.type == 13 ? uint32(at: entry.valueOffset) : nil
+    integer(entry).flatMap { $0 >= 0 ? $0 : nil }
   }
 
   /// The first `limit` RATIONAL values; each nil when its denominator is 0 (0/0 reads as 0, what cameras write for
