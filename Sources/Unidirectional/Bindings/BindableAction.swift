@@ -49,9 +49,7 @@ extension BindableAction {
     guard mirror.displayStyle == .enum, let child = mirror.children.first, child.label == "binding" else {
       return nil
     }
-    if let action = child.value as? BindingAction<State> { return action }
-    // `case binding(action: BindingAction<State>)`: a payload with a label reflects as a one-element tuple.
-    return Mirror(reflecting: child.value).children.first?.value as? BindingAction<State>
+    return child.value as? BindingAction<State>
   }
 
   /// The binding action that writes `value` at `keyPath`: `store.send(.set(\.title, "x"))`.
