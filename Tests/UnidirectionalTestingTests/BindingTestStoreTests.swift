@@ -95,7 +95,11 @@ private struct ViewActionForm: Reducer {
 
   @Test func receivesBindingsByFieldWithOrWithoutTheirValue() async {
     let clock = TestClock()
-    let store = TestStore(initialState: TodoForm.State()) { TodoForm() } withDependencies: { $0.clock = clock }
+    let store = TestStore(initialState: TodoForm.State()) {
+      TodoForm()
+    } withDependencies: {
+      $0.clock = clock
+    }
     await store.send(.suggestTapped)
     await clock.advance(by: .seconds(1))
     await store.receive(\.binding.title) {
@@ -108,7 +112,11 @@ private struct ViewActionForm: Reducer {
 
   @Test func receivesBindingsByCasePathAndByAction() async {
     let clock = TestClock()
-    let store = TestStore(initialState: TodoForm.State()) { TodoForm() } withDependencies: { $0.clock = clock }
+    let store = TestStore(initialState: TodoForm.State()) {
+      TodoForm()
+    } withDependencies: {
+      $0.clock = clock
+    }
     await store.send(.suggestTapped)
     await clock.advance(by: .seconds(1))
     await store.receive(.binding(\.title), "Buy milk") {
