@@ -69,6 +69,25 @@ private struct ViewActionForm: Reducer {
     var assertions = 0
   }
 
+  /// The clock of the suite's stores (a new suite value, so a new clock, for each test).
+  let clock = TestClock()
+
+  /// A store whose suggestion effect has sent its two binding actions, waiting to be received.
+  private func storeWithASuggestion(
+    reporter: TestReporter = .automatic
+  ) async -> TestStoreOf<TodoForm> {
+    let store = TestStore(
+      initialState: TodoForm.State(), reducer: { TodoForm() }, withDependencies: { [clock] in $0.clock = clock },
+      reporter: reporter)
+    await suggest(in: store)
+    return store
+  }
+
+  private func suggest(in store: TestStoreOf<TodoForm>) async {
+    await store.send(.suggestTapped)
+    await clock.advance(by: .seconds(1))
+  }
+
   @Test func sendsABindingInEachSpelling() async {
     let tally = Tally()
     let store = TestStore(initialState: TodoForm.State()) { TodoForm() }
@@ -94,14 +113,7 @@ private struct ViewActionForm: Reducer {
   }
 
   @Test func receivesBindingsByFieldWithOrWithoutTheirValue() async {
-    let clock = TestClock()
-    let store = TestStore(initialState: TodoForm.State()) {
-      TodoForm()
-    } withDependencies: {
-      $0.clock = clock
-    }
-    await store.send(.suggestTapped)
-    await clock.advance(by: .seconds(1))
+    let store = await storeWithASuggestion()
     await store.receive(\.binding.title) {
       $0.title = "Buy milk"
       $0.isSaveEnabled = true
@@ -111,22 +123,14 @@ private struct ViewActionForm: Reducer {
   }
 
   @Test func receivesBindingsByCasePathAndByAction() async {
-    let clock = TestClock()
-    let store = TestStore(initialState: TodoForm.State()) {
-      TodoForm()
-    } withDependencies: {
-      $0.clock = clock
-    }
-    await store.send(.suggestTapped)
-    await clock.advance(by: .seconds(1))
+    let store = await storeWithASuggestion()
     await store.receive(.binding(\.title), "Buy milk") {
       $0.title = "Buy milk"
       $0.isSaveEnabled = true
     }
     await store.receive(.binding(.set(\.notes, "2 litres"))) { $0.notes = "2 litres" }
 
-    await store.send(.suggestTapped)
-    await clock.advance(by: .seconds(1))
+    await suggest(in: store)
     await store.receive(.binding(\.title))
     await store.receive(.set(\.notes, "2 litres"))
   }
@@ -138,13 +142,8 @@ private struct ViewActionForm: Reducer {
   }
 
   @Test func aBindingOfAnotherFieldFailsNamingTheFieldItWrote() async {
-    let clock = TestClock()
     let failures = TestFailures()
-    let store = TestStore(
-      initialState: TodoForm.State(), reducer: { TodoForm() }, withDependencies: { $0.clock = clock },
-      reporter: failures.reporter)
-    await store.send(.suggestTapped)
-    await clock.advance(by: .seconds(1))
+    let store = await storeWithASuggestion(reporter: failures.reporter)
     await store.receive(\.binding.notes) { $0.notes = "2 litres" }
     #expect(
       failures.messages == [
@@ -160,13 +159,8 @@ private struct ViewActionForm: Reducer {
   }
 
   @Test func aBindingOfAnotherValueFailsWithADiffOfTheValues() async {
-    let clock = TestClock()
     let failures = TestFailures()
-    let store = TestStore(
-      initialState: TodoForm.State(), reducer: { TodoForm() }, withDependencies: { $0.clock = clock },
-      reporter: failures.reporter)
-    await store.send(.suggestTapped)
-    await clock.advance(by: .seconds(1))
+    let store = await storeWithASuggestion(reporter: failures.reporter)
     await store.receive(\.binding.title, "Buy eggs") { $0.title = "Buy eggs" }
     #expect(
       failures.messages == [
