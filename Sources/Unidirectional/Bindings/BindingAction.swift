@@ -54,6 +54,9 @@ public struct BindingAction<Root>: Equatable, Sendable {
     self.keyPath as AnyKeyPath == keyPath ? value as? Value : nil
   }
 
+  /// A binding action that writes nothing: a value of the `binding` case whose tag can be read.
+  static var probe: Self { Self(keyPath: \Root.self, value: 0) { _ in } }
+
   /// Same key path, equal values (compared as the key path's value type).
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.keyPath == rhs.keyPath && isEqual(lhs.value, rhs.value)
