@@ -17,7 +17,7 @@ public struct BindableActionCases<Action: BindableAction> {
   /// The fields of a bindable action's state, found by dynamic member lookup.
   ///
   /// ```swift
-  /// let title: CasePath<Action, String> = BindableActionCases<Action>().binding.title
+  /// let title: KeyPath<BindableActionCases<Form.Action>, CasePath<Form.Action, String>> = \.binding.title
   /// ```
   @dynamicMemberLookup
   public struct Fields {

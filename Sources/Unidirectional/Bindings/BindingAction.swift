@@ -82,7 +82,7 @@ private func isEqual<Value: Equatable>(_ lhs: Value, _ rhs: any Equatable & Send
 
 /// `\Form.State.title`: the key path's own description (which names the root type without its parents) with the
 /// full root type name, and without the addresses it prints for computed properties (they change every run).
-func describeKeyPath(_ keyPath: AnyKeyPath, root: Any.Type) -> String {
+private func describeKeyPath(_ keyPath: AnyKeyPath, root: Any.Type) -> String {
   var text = String(describing: keyPath)
   let shortRoot = "\\" + String(describing: root)
   if text.hasPrefix(shortRoot) {
