@@ -31,6 +31,7 @@ results += await ResumableUploadBenchmarks.all(arguments: arguments)
 if !arguments.contains("--upload-only") && !arguments.contains("--resumable-only") {
   results += AnalyzeBenchmarks.all(arguments: arguments)  // --analyze: photo metadata of 1,000 JPEGs vs reading 64 KB
   results += await CoreBenchmarks.all(rounds: rounds)
+  results += await SharingBenchmarks.all(rounds: rounds)
   results += await InstrumentationBenchmarks.all(rounds: rounds)
   results += await ActionLogBenchmarks.all(rounds: rounds)
 }

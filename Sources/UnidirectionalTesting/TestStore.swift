@@ -68,6 +68,8 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
   private let journal: Journal<State, Action>
   private let location: Location
   private let dismissed: LockIsolated<Bool>
+  /// The shared values the feature changed since the last assertion.
+  private let sharedChanges: SharedChangeTracker
   private var didFinish = false
 
   /// A test store running `reducer` from `initialState`.
@@ -95,11 +97,10 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     let runtime = TestRuntime()
     var dependencies = DependencyValues.current
     dependencies.context = .test
-    let currentLocation = journal.location
-    dependencies.issueReporter = IssueReporter { issue in
-      reporter.report(currentLocation.current(default: location).failure(issue.message))
-    }
+    dependencies.issueReporter = Self.issueReporter(reporter, current: journal.location, origin: location)
     DependencyValues.configuring { prepareDependencies(&dependencies) }
+    let sharedChanges = SharedChangeTracker()
+    dependencies.sharedChangeTracker = sharedChanges
     let values = dependencies.isolated()
     let (initialState, reducer) = Unidirectional.withDependencies { $0 = values } operation: { (initialState(), reducer()) }
     // The feature runs presented, as in TCA: dismissing it marks the store dismissed.
@@ -118,6 +119,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     self.journal = journal
     self.location = location
     self.dismissed = dismissed
+    self.sharedChanges = sharedChanges
     let store = Store(
       initialState: initialState, reducer: root, dependencies: rootValues, runtime: runtime, observer: journal)
     self.store = store
@@ -130,6 +132,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     if exhaustivity == .on {
       checkNoUnassertedReceivedActions(at: location)
       checkNoRunningEffects(at: location)
+      checkNoUnassertedSharedChanges(at: location)
     }
     store.cancelAllEffects()
     runtime.runUntilIdle()
@@ -153,7 +156,11 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
   ) async -> TestStoreTask {
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
     journal.location.set(location)
-    defer { journal.location.set(nil) }
+    runtime.hold()
+    defer {
+      runtime.release()
+      journal.location.set(nil)
+    }
     runtime.runUntilIdle()
     if isDismissed {
       report("Can't send action to dismissed test store.", at: location)
@@ -176,6 +183,8 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
       }
     }
     let stackIDsBefore = journal.stackElementIDs.value.peek()
+    // Effects this action starts report their issues here.
+    store.dependencies.issueReporter = Self.issueReporter(reporter, current: journal.location, origin: location)
     let task = store.send(action)
     guard let sentState = journal.takeSentState() else {
       report("The action \(describe(action)) was not reduced: the store was released.", at: location)
@@ -204,6 +213,9 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     column: UInt = #column
   ) {
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    runtime.hold()
+    defer { runtime.release() }
+    runtime.runUntilIdle()
     withoutActuallyEscaping(updateStateToExpectedResult) { update in
       expect(
         state, afterApplying: update, for: "assert", at: location, stackIDsFrom: journal.stackElementIDs.value.peek(),
@@ -307,7 +319,11 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     at location: Location
   ) async {
     journal.location.set(location)
-    defer { journal.location.set(nil) }
+    runtime.hold()
+    defer {
+      runtime.release()
+      journal.location.set(nil)
+    }
     let timeout = timeout ?? self.timeout
     let deadline = ContinuousClock.now.advanced(by: timeout)
     var failure: String?
@@ -361,7 +377,11 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
   ) async {
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
     journal.location.set(location)
-    defer { journal.location.set(nil) }
+    runtime.hold()
+    defer {
+      runtime.release()
+      journal.location.set(nil)
+    }
     didFinish = true
     let timeout = timeout ?? self.timeout
     let deadline = ContinuousClock.now.advanced(by: timeout)
@@ -373,6 +393,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     if exhaustivity == .on {
       checkNoUnassertedReceivedActions(at: location)
       checkNoRunningEffects(at: location)
+      checkNoUnassertedSharedChanges(at: location)
     }
   }
 
@@ -385,6 +406,8 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     column: UInt = #column
   ) async {
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    runtime.hold()
+    defer { runtime.release() }
     runtime.runUntilIdle()
     let pending = journal.received
     if pending.isEmpty {
@@ -405,6 +428,8 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     column: UInt = #column
   ) async {
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    runtime.hold()
+    defer { runtime.release() }
     runtime.runUntilIdle()
     let running = store.runningEffects
     if running.isEmpty {
@@ -497,6 +522,24 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     journal.removeReceived(pending.count)
   }
 
+  /// Shared values changed since the last assertion (by an effect that outlived it, or by their file) must be
+  /// asserted, with `assert`, before the test ends.
+  private func checkNoUnassertedSharedChanges(at location: Location) {
+    guard sharedChanges.hasChanges else { return }
+    defer { sharedChanges.reset() }
+    let difference = diff(state, state, asserting: sharedChanges) ?? "  \(customDump(state))"
+    report(
+      """
+      Test store finished before asserting against changes to shared state: …
+
+      \(difference)
+
+      (Expected: −, Actual: +)
+
+      Assert them with store.assert { … } at the end of the test.
+      """, at: location)
+  }
+
   private func checkNoRunningEffects(at location: Location) {
     for effect in store.runningEffects where !effect.isCancelled {
       report(
@@ -512,6 +555,10 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
 
   /// Compares `actual` with the expected state the closure makes, as TCA does: from the previous state when
   /// exhaustive, from `actual` itself when not.
+  ///
+  /// Shared values: the closure runs as an assertion of the store's change tracker, so it sees (and changes) the
+  /// shared values as of the last assertion while `actual` holds their live values; a non-exhaustive test does not
+  /// assert them.
   private func expect(
     _ actual: State,
     afterApplying updateStateToExpectedResult: ((inout State) throws -> Void)?,
@@ -521,7 +568,12 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     allowUnchanged: Bool = false
   ) {
     let previous = state
-    defer { state = actual }
+    defer {
+      state = actual
+      sharedChanges.reset()
+    }
+    if exhaustivity != .on { sharedChanges.reset() }
+    let sharedValuesChanged = sharedChanges.hasChanges
     // The closure runs with the store's dependencies, and sees `store.state` still at `previous`. Its stack ids
     // continue from where the store's were before the action (so `$0.path.append(…)` gets the id the store gave),
     // from a copy: what the closure does never moves the store's own sequence.
@@ -531,7 +583,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
       var expected = start
       do {
         try Unidirectional.withDependencies { $0 = values } operation: {
-          try updateStateToExpectedResult?(&expected)
+          try sharedChanges.asserting { try updateStateToExpectedResult?(&expected) }
         }
       } catch {
         report("Threw error in the assertion of \(operation): \(error)", at: location)
@@ -539,12 +591,15 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
       }
       return expected
     }
+    func matches(_ expected: State) -> Bool {
+      sharedChanges.asserting { expected == actual }
+    }
     switch exhaustivity {
     case .on:
       guard let expected = makeExpected(from: previous) else { return }
-      if expected != actual {
+      if !matches(expected) {
         reportMismatch(expected: expected, actual: actual, at: location)
-      } else if !allowUnchanged, updateStateToExpectedResult != nil, expected == previous {
+      } else if !allowUnchanged, !sharedValuesChanged, updateStateToExpectedResult != nil, expected == previous {
         report(
           """
           Expected state to change, but no change occurred.
@@ -555,10 +610,10 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
       }
     case let .off(showSkippedAssertions):
       guard let expected = makeExpected(from: actual) else { return }
-      if expected != actual {
+      if !matches(expected) {
         reportMismatch(expected: expected, actual: actual, at: location)
-      } else if showSkippedAssertions, let exhaustive = makeExpected(from: previous), exhaustive != actual {
-        let difference = diff(exhaustive, actual) ?? "  \(customDump(actual))"
+      } else if showSkippedAssertions, let exhaustive = makeExpected(from: previous), !matches(exhaustive) {
+        let difference = diff(exhaustive, actual, asserting: sharedChanges) ?? "  \(customDump(actual))"
         reportSkipped(
           "A state change was not asserted: …\n\n\(difference)\n\n(Expected: −, Actual: +)", at: location)
       }
@@ -566,7 +621,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
   }
 
   private func reportMismatch(expected: State, actual: State, at location: Location) {
-    let difference = diff(expected, actual) ?? "  \(customDump(actual))"
+    let difference = diff(expected, actual, asserting: sharedChanges) ?? "  \(customDump(actual))"
     report(
       """
       A state change does not match expectation: …
@@ -575,6 +630,17 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
 
       (Expected: −, Actual: +)
       """, at: location)
+  }
+
+  /// Reports an issue at the test store call in progress, or, for one raised inside an effect, at the `send`
+  /// (`origin`) that started it.
+  private static func issueReporter(
+    _ reporter: TestReporter, current: CurrentLocation, origin: Location
+  ) -> IssueReporter {
+    IssueReporter { issue in
+      let location = isRunningInsideEffect() ? origin : current.current(default: origin)
+      reporter.report(location.failure(issue.message))
+    }
   }
 
   /// A failure, whatever the exhaustivity.
@@ -701,6 +767,7 @@ final class CurrentLocation: Sendable {
 /// Process-wide setup done once when the first `TestStore` is made.
 enum TestStoreDefaults {
   private static let installed: Void = {
+    TestScopeProvider.startObservingXCTest()
     IssueReporter.testFallback = IssueReporter { issue in
       TestReporter.automatic.report(
         TestFailure(message: issue.message, fileID: "Unidirectional", filePath: "Unidirectional", line: 0, column: 0))

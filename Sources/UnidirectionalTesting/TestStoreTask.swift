@@ -50,6 +50,8 @@ public struct TestStoreTask: Sendable {
   /// Runs the effects until they finish; returns why they did not, if they did not.
   nonisolated(nonsending) private func settle(within timeout: Duration) async -> String? {
     let deadline = ContinuousClock.now.advanced(by: timeout)
+    runtime.hold()
+    defer { runtime.release() }
     for _ in 0..<100_000 {
       runtime.runUntilIdle()
       if !task.isRunning { return nil }

@@ -46,6 +46,8 @@ public final class TestClock: Clock, @unchecked Sendable {
   private var _now: Instant
   private var heap = SleeperHeap()
   private var waiting: [UInt64: Waiting] = [:]
+  /// Work scheduled with ``schedule(after:_:)``, run by `advance` at its deadline like a sleeper.
+  private var scheduled: [UInt64: @Sendable () -> Void] = [:]
   private var cancelledEarly: Set<UInt64> = []
   private var nextSequence: UInt64 = 0
 
@@ -106,8 +108,9 @@ public final class TestClock: Clock, @unchecked Sendable {
   /// Moves time forward to `deadline` (never backwards), waking sleepers in deadline order.
   public func advance(to deadline: Instant) async {
     runKnownRuntimes()
-    while let (instant, woken) = popDue(until: deadline) {
+    while let (instant, woken, actions) = popDue(until: deadline) {
       _ = instant
+      for action in actions { action() }
       var runtimes: [TestRuntime] = []
       for entry in woken {
         entry.runtime?.taskUnblocked()
@@ -128,26 +131,43 @@ public final class TestClock: Clock, @unchecked Sendable {
   }
 
   /// Wakes the sleepers with the earliest deadline not after `deadline`, setting `now` to it.
-  private func popDue(until deadline: Instant) -> (Instant, [Waiting])? {
+  private func popDue(until deadline: Instant) -> (Instant, [Waiting], [@Sendable () -> Void])? {
     lock.withLock {
       guard let first = nextDeadline(), first <= deadline else { return nil }
       _now = max(_now, first)
       var woken: [Waiting] = []
+      var actions: [@Sendable () -> Void] = []
       while let top = heap.peek, top.deadline == first {
         heap.removeFirst()
         if let entry = waiting.removeValue(forKey: top.sequence) { woken.append(entry) }
+        if let action = scheduled.removeValue(forKey: top.sequence) { actions.append(action) }
       }
-      return (first, woken)
+      return (first, woken, actions)
     }
   }
 
-  /// The earliest deadline of a live sleeper, dropping cancelled ones from the heap. Call with the lock held.
   private func nextDeadline() -> Instant? {
     while let top = heap.peek {
-      if waiting[top.sequence] != nil { return top.deadline }
+      if waiting[top.sequence] != nil || scheduled[top.sequence] != nil { return top.deadline }
       heap.removeFirst()
     }
     return nil
+  }
+
+  /// Runs `action` when the clock is advanced `delay` past now, without a task: work that must happen at a time
+  /// but has nothing to suspend (a debounced save). Returns how to cancel it.
+  func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+    let sequence: UInt64 = lock.withLock {
+      let sequence = nextSequence
+      nextSequence += 1
+      scheduled[sequence] = action
+      heap.insert(Sleeper(deadline: _now.advanced(by: delay), sequence: sequence))
+      return sequence
+    }
+    return { [weak self] in
+      guard let self else { return }
+      _ = self.lock.withLock { self.scheduled.removeValue(forKey: sequence) }
+    }
   }
 
   /// Lets effects that are about to sleep register before time moves.

@@ -1,9 +1,14 @@
-/// A task executor that runs effect jobs only when asked, on the asking thread: the engine that makes a
-/// `TestStore` deterministic.
+/// A task executor that runs effect jobs one at a time, and lets a test wait until every effect has reached its
+/// next suspension point: the engine that makes a `TestStore` deterministic.
 ///
 /// Effects started by a store that has a runtime run on it, and so do the default actors they call. After
 /// ``runUntilIdle()`` returns, every such effect has reached its next suspension point: there is no need to yield
 /// and hope. A ``TestClock`` advanced by a test drains the runtimes of the sleepers it wakes before waking later ones.
+///
+/// Between those points, work that something outside the test makes ready (a real clock's timer fired, real I/O
+/// finished) runs on a background thread, as effects do in TCA while a test awaits something else: a test that
+/// sleeps for real while a live timer ticks receives the ticks. Effects that wait only on a ``TestClock`` never
+/// become ready without the test, so between the test's calls nothing runs and every order stays deterministic.
 ///
 /// ```swift
 /// let runtime = TestRuntime()
@@ -12,10 +17,19 @@
 /// ```
 public final class TestRuntime: TaskExecutor, @unchecked Sendable {
   private let lock = Lock()
+  /// Held by the thread that runs jobs, for the whole drain: jobs run one at a time, and a test that asks to run
+  /// them waits for a background drain to finish.
+  private let drainLock = Lock()
   private var jobs: [UnownedJob] = []
   private var head = 0
-  private var isDraining = false
-  private var waiters: [UInt64: UnsafeContinuation<Void, Never>] = [:]
+  /// The thread running jobs now, if any.
+  private var drainer: pthread_t?
+  private var isBackgroundDrainScheduled = false
+  /// While positive, a test store operation is under way: only the test runs jobs, at the points it chooses.
+  private var holds = 0
+  private let background = DispatchQueue(label: "unidirectional.test-runtime")
+  /// Each resumed with whether work arrived (false: its timer ran out).
+  private var waiters: [UInt64: UnsafeContinuation<Bool, Never>] = [:]
   private var nextWaiter: UInt64 = 0
   private var liveTasks = 0
   private var blockedTasks = 0
@@ -25,25 +39,71 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
 
   public func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
-    let woken = lock.withLock {
+    let (woken, schedulesDrain) = lock.withLock {
       jobs.append(job)
       defer { waiters.removeAll() }
-      return waiters.values
+      return (waiters.values, scheduleBackgroundDrainIfNeeded())
     }
-    for waiter in woken { waiter.resume() }
+    for waiter in woken { waiter.resume(returning: true) }
+    if schedulesDrain { background.async { [weak self] in self?.drainInBackground() } }
   }
 
-  /// Runs enqueued jobs on the calling thread until none is left; returns how many ran.
+  /// Stops background drains until ``release()``: a test store's `send` asserts the state before the effects it
+  /// started run, as in TCA.
+  public func hold() {
+    lock.withLock { holds += 1 }
+  }
+
+  /// Ends a ``hold()``; work that became ready meanwhile runs in the background again.
+  public func release() {
+    let schedulesDrain = lock.withLock {
+      holds -= 1
+      return scheduleBackgroundDrainIfNeeded()
+    }
+    if schedulesDrain { background.async { [weak self] in self?.drainInBackground() } }
+  }
+
+  /// Whether to schedule a background drain now. Call with `lock` held.
+  private func scheduleBackgroundDrainIfNeeded() -> Bool {
+    guard holds == 0, head < jobs.count, !isBackgroundDrainScheduled else { return false }
+    isBackgroundDrainScheduled = true
+    return true
+  }
+
+  /// Runs enqueued jobs on the calling thread until none is left; returns how many ran. If another thread is
+  /// running jobs, waits for it to finish first.
   ///
-  /// A call made while this runtime is already draining (from inside one of its jobs) returns 0 at once.
+  /// A call made from inside one of this runtime's jobs returns 0 at once.
   @discardableResult
   public func runUntilIdle() -> Int {
-    let canDrain = lock.withLock {
-      guard !isDraining else { return false }
-      isDraining = true
-      return true
+    drain(inBackground: false)
+  }
+
+  /// Runs what became ready while the test was elsewhere, unless a test store operation holds the runtime.
+  private func drainInBackground() {
+    lock.withLock { isBackgroundDrainScheduled = false }
+    _ = drain(inBackground: true)
+  }
+
+  private func drain(inBackground: Bool) -> Int {
+    let thread = pthread_self()
+    let isReentrant = lock.withLock { drainer.map { pthread_equal($0, thread) != 0 } ?? false }
+    guard !isReentrant else { return 0 }
+    drainLock.lock()
+    // Checked with the drain lock held: a hold that began while this drain waited for it wins.
+    let isHeld = lock.withLock {
+      guard !inBackground || holds == 0 else { return true }
+      drainer = thread
+      return false
     }
-    guard canDrain else { return 0 }
+    guard !isHeld else {
+      drainLock.unlock()
+      return 0
+    }
+    defer {
+      lock.withLock { drainer = nil }
+      drainLock.unlock()
+    }
     var count = 0
     while let job = nextJob() {
       job.runSynchronously(on: asUnownedTaskExecutor())
@@ -57,7 +117,6 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
       guard head < jobs.count else {
         jobs.removeAll(keepingCapacity: true)
         head = 0
-        isDraining = false
         return nil
       }
       defer { head += 1 }
@@ -97,20 +156,19 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
       self?.wakeWaiter(token)
     }
     defer { timer.cancel() }
-    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+    return await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
       let resumeNow = lock.withLock {
         if head < jobs.count { return true }
         waiters[token] = continuation
         return false
       }
-      if resumeNow { continuation.resume() }
+      if resumeNow { continuation.resume(returning: true) }
     }
-    return !isIdle
   }
 
   private func wakeWaiter(_ token: UInt64) {
     let waiter = lock.withLock { waiters.removeValue(forKey: token) }
-    waiter?.resume()
+    waiter?.resume(returning: false)
   }
 
   func taskStarted() { lock.withLock { liveTasks += 1 } }

@@ -114,6 +114,8 @@ struct ThreadContext {
   var heldStores: UnsafeMutablePointer<StoreFlags>?
   /// How many dependency overrides are being written on this thread (see ``DependencyValues/configuring(_:)``).
   var configuringDepth = 0
+  /// The test store assertion running on this thread: shared values read in it are its expected values.
+  var assertingTracker: Unmanaged<SharedChangeTracker>?
 
   @usableFromInline static let key: pthread_key_t = {
     var key = pthread_key_t()
@@ -140,7 +142,7 @@ struct ThreadContext {
   @usableFromInline @inline(never)
   static func makeCurrent(key: pthread_key_t) -> UnsafeMutablePointer<ThreadContext> {
     let context = UnsafeMutablePointer<ThreadContext>.allocate(capacity: 1)
-    context.initialize(to: ThreadContext(activeScope: nil, heldStores: nil, configuringDepth: 0))
+    context.initialize(to: ThreadContext(activeScope: nil, heldStores: nil, configuringDepth: 0, assertingTracker: nil))
     pthread_setspecific(key, context)
     return context
   }

@@ -41,6 +41,19 @@ public func diff<T>(_ old: T, _ new: T) -> String? {
   return writer.output.joined(separator: "\n")
 }
 
+/// `diff(old, new)` for a test store's assertion: `old`, the expected state, is rendered as an assertion of
+/// `tracker` (its shared values show what the test expects), `new` with the live values.
+package func diff<T>(_ old: T, _ new: T, asserting tracker: SharedChangeTracker) -> String? {
+  var oldBuilder = DumpBuilder()
+  var newBuilder = DumpBuilder()
+  let oldNode = tracker.asserting { oldBuilder.node(for: old, depth: 0) }
+  let newNode = SharedChangeTracker.withoutAsserting { newBuilder.node(for: new, depth: 0) }
+  guard oldNode.lines != newNode.lines else { return nil }
+  var writer = DiffWriter()
+  writer.emit(old: oldNode, new: newNode, label: nil, comma: false, indent: 0)
+  return writer.output.joined(separator: "\n")
+}
+
 /// Accumulates the lines of a diff between two `DumpNode`s.
 struct DiffWriter {
   /// The two-character prefix of each diff line.

@@ -113,3 +113,7 @@ public func withTaskCancellation<T: Sendable>(
     task.cancel()
   }
 }
+
+/// Whether the running task is an effect a store started (a test store reports an issue raised there at the
+/// `send` that started it).
+package func isRunningInsideEffect() -> Bool { EffectContext.current != nil }

@@ -1,9 +1,10 @@
 /// State of a presentation that ends with the first action it sends: an alert or a confirmation dialog, which
 /// disappear when any of their buttons is tapped.
 ///
-/// `ifLet` over such state (or over a destination enum conforming to it) sets the state to nil right after the
-/// parent has seen the action, with no `.dismiss` round trip. ``AlertState`` and ``ConfirmationDialogState``
-/// conform; a destination enum conforms to say which of its cases are ephemeral:
+/// `ifLet` over such state sets the state to nil right after the parent has seen the action, with no `.dismiss`
+/// round trip. ``AlertState`` and ``ConfirmationDialogState`` conform, and a destination enum whose current case
+/// holds one (`case alert(AlertState<Alert>)`) is dismissed the same way with nothing to write, as in TCA. A
+/// destination enum may conform itself to say precisely which of its cases are ephemeral:
 ///
 /// ```swift
 /// extension Destination.State: EphemeralState {
@@ -24,11 +25,16 @@ extension EphemeralState {
   public func isDismissed(by action: Action) -> Bool { true }
 }
 
-/// Decides whether a presented `State` is dismissed by an `Action` sent to it: nil when `State` is not
-/// ``EphemeralState`` (looked up once, when the reducer is made).
+/// Decides whether a presented `State` is dismissed by an `Action` sent to it.
+///
+/// A `State` that is an ``EphemeralState`` says so itself. A destination enum that does not conform is ephemeral
+/// while its current case holds an ``EphemeralState`` (an `.alert(AlertState)` case), as in TCA: no conformance
+/// to write. Whether `State` is an enum at all is learned from the first state seen, so other states pay nothing
+/// per action after that.
 struct EphemeralCheck<State, Action>: @unchecked Sendable {
   // The closure captures nothing but a metatype.
   private let check: ((State, Action) -> Bool)?
+  private let isEnum = IsEnumCache()
 
   init() {
     if let ephemeral = State.self as? any EphemeralState.Type {
@@ -38,12 +44,27 @@ struct EphemeralCheck<State, Action>: @unchecked Sendable {
     }
   }
 
-  /// Whether `State` is ephemeral at all (no per-action work for the others).
-  var isEphemeral: Bool { check != nil }
+  /// Whether `State` may be ephemeral at all (no per-action work for the others).
+  var isEphemeral: Bool { check != nil || isEnum.value != false }
 
   /// Whether `action` dismisses `state`.
   func isDismissed(_ state: State, by action: Action) -> Bool {
-    check?(state, action) ?? false
+    if let check { return check(state, action) }
+    let mirror = Mirror(reflecting: state)
+    let isEnum = mirror.displayStyle == .enum
+    self.isEnum.value = isEnum
+    guard isEnum, let payload = mirror.children.first?.value else { return false }
+    return payload is any EphemeralState
+  }
+
+  /// Whether the presented states are enums: unknown until the first is seen.
+  private final class IsEnumCache: @unchecked Sendable {
+    private let lock = Lock()
+    private var stored: Bool?
+    var value: Bool? {
+      get { lock.withLock { stored } }
+      set { lock.withLock { stored = newValue } }
+    }
   }
 
   private static func checker<E: EphemeralState>(for _: E.Type) -> (State, Action) -> Bool {

@@ -22,6 +22,34 @@ extension Reducer {
   }
 }
 
+extension Reducer {
+  /// ``forEach(_:action:element:fileID:line:)`` for a case path made straight from a labelled case:
+  /// `case row(id: Row.State.ID, action: Row.Action)` gives `CasePath(Action.row) { … }` an unlabelled
+  /// `(ID, Row.Action)` value, since Swift drops the labels of a case constructor's function type.
+  ///
+  /// ```swift
+  /// enum Action {
+  ///   case row(id: Reminder.ID, action: ReminderRow.Action)
+  ///   static let rowCase = CasePath(Action.row) { if case let .row(id, action) = $0 { (id, action) } else { nil } }
+  /// }
+  /// Reduce { … }.forEach(\.reminders, action: Action.rowCase) { ReminderRow() }
+  /// ```
+  public func forEach<ID: Hashable & Sendable, ElementState, ElementAction, Element: Reducer>(
+    _ toElements: WritableKeyPath<State, IdentifiedArray<ID, ElementState>> & Sendable,
+    action toElementAction: CasePath<Action, (ID, ElementAction)>,
+    @ReducerBuilder<ElementState, ElementAction> element: () -> Element,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> ForEachReducer<Self, ID, Element> where ElementState == Element.State, ElementAction == Element.Action {
+    let labelled = CasePath<Action, (id: ID, action: ElementAction)>(
+      { toElementAction.embed(($0.id, $0.action)) },
+      extract: { toElementAction.extract($0).map { (id: $0.0, action: $0.1) } })
+    return ForEachReducer(
+      parent: self, element: element(), toElements: toElements, toElementAction: labelled, fileID: fileID,
+      line: line)
+  }
+}
+
 /// The reducer made by ``Reducer/forEach(_:action:element:fileID:line:)``.
 public struct ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element: Reducer>: Reducer {
   let parent: Parent

@@ -1,0 +1,132 @@
+import Foundation
+import Unidirectional
+
+/// Shared state and identified arrays against their plain counterparts: a `@Shared` read and a `withLock` write
+/// against a plain property, `IdentifiedArray.sort` against `Array.sort`, and how many writes a debounced
+/// `.fileStorage` makes for 1,000 changes.
+enum SharingBenchmarks {
+  struct PlainState {
+    var count = 0
+  }
+
+  struct SharedState {
+    @Shared var count: Int
+  }
+
+  struct Row: Identifiable, Sendable {
+    let id: Int
+    var rank: Int
+  }
+
+  @inline(never)
+  static func readPlain(_ state: PlainState) -> Int { state.count }
+
+  @inline(never)
+  static func readShared(_ state: SharedState) -> Int { state.count }
+
+  @inline(never)
+  static func writePlain(_ state: inout PlainState) { state.count &+= 1 }
+
+  @inline(never)
+  static func writeShared(_ state: SharedState) { state.$count.withLock { $0 &+= 1 } }
+
+  static func all(rounds: Int) async -> [BenchmarkResult] {
+    let iterations = 2_000_000
+    let plainRead = await median(rounds: rounds) {
+      let state = opaque(PlainState())
+      var sum = 0
+      let result = measure(iterations: iterations) { sum &+= readPlain(state) }
+      blackHole(sum)
+      return result
+    }
+    let sharedRead = await median(rounds: rounds) {
+      let state = opaque(SharedState(count: Shared(value: 0)))
+      var sum = 0
+      let result = measure(iterations: iterations) { sum &+= readShared(state) }
+      blackHole(sum)
+      return result
+    }
+    let plainWrite = await median(rounds: rounds) {
+      var state = opaque(PlainState())
+      let result = measure(iterations: iterations) { writePlain(&state) }
+      blackHole(state)
+      return result
+    }
+    let sharedWrite = await median(rounds: rounds) {
+      let state = opaque(SharedState(count: Shared(value: 0)))
+      return measure(iterations: iterations) { writeShared(state) }
+    }
+
+    var generator = SeededGenerator(seed: 42)
+    let rows = (0..<10_000).map { Row(id: $0, rank: Int.random(in: 0..<1_000_000, using: &generator)) }
+    let identified = IdentifiedArray(uniqueElements: rows)
+    let arraySort = await median(rounds: rounds) {
+      measure(iterations: 20) {
+        var copy = opaque(rows)
+        copy.sort { $0.rank < $1.rank }
+        blackHole(copy)
+      }
+    }
+    let identifiedSort = await median(rounds: rounds) {
+      measure(iterations: 20) {
+        var copy = opaque(identified)
+        copy.sort { $0.rank < $1.rank }
+        blackHole(copy)
+      }
+    }
+
+    let (writes, perChange) = await fileStorageCoalescing(changes: 1_000)
+
+    return [
+      BenchmarkResult(
+        name: "shared_read", nsPerOp: sharedRead, baselineName: "plain property read", baselineNsPerOp: plainRead,
+        target: "≤ 10× plain read"),
+      BenchmarkResult(
+        name: "shared_withLock_write", nsPerOp: sharedWrite, baselineName: "plain property write",
+        baselineNsPerOp: plainWrite, target: "ratio reported"),
+      BenchmarkResult(
+        name: "identified_sort_10k", nsPerOp: identifiedSort, baselineName: "Array.sort 10k",
+        baselineNsPerOp: arraySort, target: "≤ 3× Array.sort"),
+      BenchmarkResult(
+        name: "file_storage_1000_changes (disk writes: \(writes))", nsPerOp: perChange,
+        baselineName: "shared_withLock_write", baselineNsPerOp: sharedWrite, target: "1 disk write"),
+    ]
+  }
+
+  /// 1,000 changes to a `.fileStorage` value on the real disk within one debounce window of a `TestClock`: the
+  /// file does not exist until the window ends (no write), then holds the last value (one write). Returns the
+  /// writes so counted and the cost per change.
+  static func fileStorageCoalescing(changes: Int) async -> (writes: Int, nsPerChange: Double) {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID())")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("count.json")
+    let clock = TestClock()
+    let count = withDependencies {
+      $0.defaultFileStorage = .fileSystem(debounce: .seconds(1))
+      $0.clock = clock
+    } operation: {
+      Shared(wrappedValue: 0, .fileStorage(url))
+    }
+    let start = DispatchTime.now().uptimeNanoseconds
+    for _ in 0..<changes { count.withLock { $0 &+= 1 } }
+    let end = DispatchTime.now().uptimeNanoseconds
+    let writesBefore = FileManager.default.fileExists(atPath: url.path) ? 1 : 0
+    await clock.advance(by: .seconds(1))
+    let saved = (try? Data(contentsOf: url)).flatMap { try? JSONDecoder().decode(Int.self, from: $0) }
+    precondition(saved == changes, "the coalesced write did not hold the last value")
+    return (writesBefore + 1, Double(end - start) / Double(changes))
+  }
+}
+
+/// A deterministic random number generator (SplitMix64), so every run sorts the same rows.
+struct SeededGenerator: RandomNumberGenerator {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}

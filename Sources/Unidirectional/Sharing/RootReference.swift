@@ -1,0 +1,112 @@
+#if canImport(Observation)
+  import Observation
+#endif
+
+/// A reference that owns its value: what `Shared(value:)` makes, and (subclassed) a value kept by a persistence
+/// strategy.
+///
+/// Locking: one recursive lock per value, held only while the value is read or changed, so a change may read the
+/// same shared value (or a view of it) again. Observers (`withObservationTracking`, SwiftUI) are told of a change
+/// before and after it, outside the lock.
+class RootReference<Value>: WritableReference<Value>, @unchecked Sendable {
+  private let lock = RecursiveLock()
+  /// Guarded by `lock`. Behind a pointer, without exclusivity checks: a change may read the value it is changing
+  /// (through a view of it, on the same thread), which a stored property's dynamic exclusivity check would trap.
+  private let storage: UnsafeMutablePointer<Value>
+  /// Test stores that hold this value in their state: a change that comes from outside them (the file changed) is
+  /// recorded in each, to be asserted like a state change. Guarded by `lock`.
+  private var watchers: [WeakTracker] = []
+  #if canImport(Observation)
+    private let registrar = ObservationRegistrar()
+  #endif
+
+  init(value: Value) {
+    storage = .allocate(capacity: 1)
+    storage.initialize(to: value)
+  }
+
+  deinit {
+    storage.deinitialize(count: 1)
+    storage.deallocate()
+  }
+
+  override var value: Value {
+    #if canImport(Observation)
+      registrar.access(self, keyPath: \.observedValue)
+    #endif
+    return lock.withLock { storage.pointee }
+  }
+
+  override var root: AnyObject { self }
+
+  override func snapshot(in tracker: SharedChangeTracker) -> Value? {
+    tracker.snapshot(of: self) as? Value
+  }
+
+  override func takeSnapshot(_ value: Value, in tracker: SharedChangeTracker) {
+    tracker.setSnapshot(value, of: self)
+  }
+
+  override func isSame(as other: ReadableReference<Value>) -> Bool {
+    other === self
+  }
+
+  override func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    let tracker = SharedChangeTracker.inCurrentContext
+    return try mutating {
+      let (result, newValue) = try lock.withLock { () throws -> (R, Value?) in
+        tracker?.track(self, before: storage.pointee)
+        let result = try body(&storage.pointee)
+        return (result, savesChanges ? storage.pointee : nil)
+      }
+      if let newValue { didChange(to: newValue) }
+      return result
+    }
+  }
+
+  /// Replaces the value with one that came from outside the program's own changes (its persistence strategy
+  /// loaded it, the file changed on disk): it is not saved back, and every watching test store records it.
+  func replaceFromStorage(_ newValue: Value) {
+    mutating {
+      lock.withLock {
+        for watcher in watchers { watcher.tracker?.track(self, before: storage.pointee) }
+        storage.pointee = newValue
+      }
+    }
+  }
+
+  /// Makes the test store whose `tracker` holds this value learn of changes that come from outside it.
+  func watch(with tracker: SharedChangeTracker) {
+    lock.withLock {
+      watchers.removeAll { $0.tracker == nil }
+      if !watchers.contains(where: { $0.tracker === tracker }) { watchers.append(WeakTracker(tracker: tracker)) }
+    }
+  }
+
+  /// Whether a change is handed to ``didChange(to:)`` (a persisted value saves it).
+  var savesChanges: Bool { false }
+
+  /// Called after each change made through ``withLock(_:)``, outside the lock.
+  func didChange(to value: Value) {}
+
+  override var description: String { "value: \(describe(value))" }
+
+  private func mutating<R>(_ body: () throws -> R) rethrows -> R {
+    #if canImport(Observation)
+      return try registrar.withMutation(of: self, keyPath: \.observedValue, body)
+    #else
+      return try body()
+    #endif
+  }
+
+  /// The property observers register an access to: it stands for the whole value.
+  var observedValue: Void { () }
+}
+
+#if canImport(Observation)
+  extension RootReference: Observable {}
+#endif
+
+private struct WeakTracker {
+  weak var tracker: SharedChangeTracker?
+}

@@ -1,0 +1,32 @@
+/// What a ``SharedReader`` reads: a live value several features hold at once.
+///
+/// A reference either owns its value (``RootReference``) or is a view of another reference (a key path into it, its
+/// unwrapped optional). Views forward to the reference that owns the storage, their ``root``: shared state is
+/// tracked, compared and observed by that identity.
+class ReadableReference<Value>: @unchecked Sendable, CustomStringConvertible {
+  /// The live value. Reading it inside observation tracking registers an access to the root.
+  var value: Value { fatalError("abstract") }
+  /// The reference that owns the storage.
+  var root: AnyObject { fatalError("abstract") }
+  /// The value as the assertion `tracker` expects it, if the tracker has seen a change to the root.
+  func snapshot(in tracker: SharedChangeTracker) -> Value? { fatalError("abstract") }
+  /// Whether `other` reads the same storage through the same path.
+  func isSame(as other: ReadableReference<Value>) -> Bool { fatalError("abstract") }
+  var isLoading: Bool { false }
+  var loadError: (any Error)? { nil }
+  /// Loads the value again from its persistence strategy (nothing for a plain value).
+  func load() async throws {}
+  var description: String { fatalError("abstract") }
+}
+
+/// A reference that can be changed: what ``Shared`` holds.
+class WritableReference<Value>: ReadableReference<Value>, @unchecked Sendable {
+  /// Runs `body` with exclusive access to the live value; observers learn of the change, and a persisted value is
+  /// saved.
+  func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R { fatalError("abstract") }
+  /// Records `value` as what the assertion `tracker` now expects.
+  func takeSnapshot(_ value: Value, in tracker: SharedChangeTracker) { fatalError("abstract") }
+  var saveError: (any Error)? { nil }
+  /// Saves the value to its persistence strategy now (nothing for a plain value).
+  func save() async throws {}
+}

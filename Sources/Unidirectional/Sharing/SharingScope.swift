@@ -1,0 +1,71 @@
+import Foundation
+
+/// Identifies the test a test process is running, so that each test has its own shared state. The testing module
+/// provides it; the core finds it by name at run time, since it must not link the testing libraries.
+package protocol TestScopeProviding: SendableMetatype {
+  /// The running test (and test case), or nil outside any test.
+  static var currentTestScope: AnyHashable? { get }
+}
+
+/// Where shared values with a persistence key live: one scope per process, and in a test process one per test, so
+/// that tests running in parallel never see each other's `.inMemory`, `.fileStorage` or `.appStorage` values, while
+/// a test and the stores it makes share theirs (as swift-sharing quarantines each test).
+final class SharingScope: @unchecked Sendable {
+  let references = PersistentReferences()
+  /// What `.inMemory` keys store by default.
+  let inMemoryStorage = InMemoryStorage()
+  /// What `.fileStorage` keys read and write by default in tests and previews: no real disk.
+  let fileSystem = InMemoryFileSystem()
+  /// What `.appStorage` keys use by default in tests and previews: a suite of its own.
+  let userDefaults: UserDefaults
+
+  private init(userDefaults: UserDefaults) {
+    self.userDefaults = userDefaults
+  }
+
+  /// The scope of the running test, or the process's scope.
+  static var current: SharingScope {
+    guard DependencyContext.detected == .test, let provider, let test = provider() else {
+      return process
+    }
+    return tests.withLock { scopes in
+      if let scope = scopes[test] { return scope }
+      let scope = SharingScope(userDefaults: temporaryDefaults())
+      scopes[test] = scope
+      return scope
+    }
+  }
+
+  /// The live value for `key` in this scope, made from `initialValue` if there is none.
+  func reference<Key: SharedKey>(
+    for key: Key, default initialValue: @autoclosure () -> Key.Value, loadsInitialValue: Bool = true
+  ) -> PersistentReference<Key> {
+    references.reference(
+      for: key, save: { key.save($0, context: $1, continuation: $2) }, default: initialValue,
+      loadsInitialValue: loadsInitialValue)
+  }
+
+  /// The live value for the read-only `key` in this scope, made from `initialValue` if there is none.
+  func reference<Key: SharedReaderKey>(
+    for key: Key, default initialValue: @autoclosure () -> Key.Value, loadsInitialValue: Bool = true
+  ) -> PersistentReference<Key> {
+    references.reference(for: key, save: nil, default: initialValue, loadsInitialValue: loadsInitialValue)
+  }
+
+  private static let process = SharingScope(
+    userDefaults: DependencyContext.detected == .live ? .standard : temporaryDefaults())
+  private static let tests = LockIsolated<[AnyHashable: SharingScope]>([:])
+  /// `UnidirectionalTesting.TestScopeProvider`, when the testing module is linked.
+  private static let provider: (@Sendable () -> AnyHashable?)? = {
+    guard let type = _typeByName(testScopeProviderName) as? any TestScopeProviding.Type else { return nil }
+    return { type.currentTestScope }
+  }()
+
+  /// The mangled name of `UnidirectionalTesting.TestScopeProvider` (a test checks it).
+  package static let testScopeProviderName = "21UnidirectionalTesting17TestScopeProviderV"
+
+  private static func temporaryDefaults() -> UserDefaults {
+    let suite = "unidirectional.sharing.\(UUID().uuidString)"
+    return UserDefaults(suiteName: suite) ?? .standard
+  }
+}
