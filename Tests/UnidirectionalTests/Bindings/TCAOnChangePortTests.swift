@@ -1,3 +1,4 @@
+import Foundation
 import Unidirectional
 import UnidirectionalTesting
 import XCTest
@@ -5,7 +6,7 @@ import XCTest
 // TCA's onChange tests, in this library's spelling (`forEach` over `case child(id:action:)` with a CasePath).
 // Ported from swift-composable-architecture (d34c1dfe7a)
 // Tests/ComposableArchitectureTests/Reducers/OnChangeReducerTests.swift: testOnChange, testOnChangeChildStates,
-// testOnChangeTuple (3 of 4; testSharedState needs `@Shared`).
+// testOnChangeTuple, testSharedState (all 4).
 final class TCAOnChangePortTests: XCTestCase {
   func testOnChange() async {
     struct Feature: Reducer {
@@ -85,9 +86,9 @@ final class TCAOnChangePortTests: XCTestCase {
 
         case child(id: ChildFeature.State.ID, action: ChildFeature.Action)
 
-        static let childCase = CasePath<Action, (id: Int, action: ChildFeature.Action)>({
-          .child(id: $0.id, action: $0.action)
-        }) { if case let .child(id, action) = $0 { (id, action) } else { nil } }
+        static let childCase = CasePath(Action.child) {
+          if case let .child(id, action) = $0 { (id, action) } else { nil }
+        }
       }
 
       var body: some ReducerOf<Self> {
@@ -195,5 +196,45 @@ final class TCAOnChangePortTests: XCTestCase {
     }
 
     await store.send(.noop)
+  }
+
+  func testSharedState() async {
+    struct Count: Codable, Equatable {
+      var value = 0
+    }
+
+    struct Feature: Reducer {
+      struct State: Equatable {
+        @Shared(.fileStorage(URL(fileURLWithPath: "/file.json"))) var count = Count()
+        var description = ""
+      }
+      enum Action: Equatable {
+        case incrementButtonTapped
+      }
+      var body: some ReducerOf<Self> {
+        Reduce { state, action in
+          switch action {
+          case .incrementButtonTapped:
+            state.$count.withLock { $0.value += 1 }
+            return .none
+          }
+        }
+        .onChange(of: \.count) { oldValue, newValue in
+          Reduce { state, _ in
+            state.description = "old: \(oldValue.value), new: \(newValue.value)"
+            return .none
+          }
+        }
+      }
+    }
+    let store = TestStore(initialState: Feature.State()) { Feature() }
+    await store.send(.incrementButtonTapped) {
+      $0.$count.withLock { $0.value = 1 }
+      $0.description = "old: 0, new: 1"
+    }
+    await store.send(.incrementButtonTapped) {
+      $0.$count.withLock { $0.value = 2 }
+      $0.description = "old: 1, new: 2"
+    }
   }
 }
