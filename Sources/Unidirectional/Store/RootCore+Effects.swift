@@ -1,0 +1,242 @@
+// Running, finishing and cancelling the effects a root core owns.
+extension RootCore {
+  // MARK: Effects
+
+  func spawn(
+    cancelIDs: [CancelID],
+    cause: EffectRecord?,
+    startedBy action: Action,
+    sequence: UInt64,
+    priority: TaskPriority?,
+    body: @escaping @Sendable (RootCore, EffectRecord, DependencyValues) async -> Void
+  ) -> EffectRecord {
+    let record = EffectRecord(action: action, cancelIDs: cancelIDs, owner: self)
+    let id = mutable.pointee.nextEffectID
+    mutable.pointee.nextEffectID += 1
+    record.id = id
+    record.sequence = sequence
+    mutable.pointee.effects[id] = record
+    for cancelID in cancelIDs { mutable.pointee.cancellables[cancelID, default: []].insert(id) }
+    if let cause {
+      record.parent = cause
+      cause.children[id] = record
+    }
+    if observation != nil { report(.started, record) }
+    let values = mutable.pointee.scope.values
+    if let runtime {
+      runtime.taskStarted()
+      record.task = Task(executorPreference: runtime, priority: priority) {
+        await TestRuntime.$current.withValue(runtime) { await body(self, record, values) }
+        self.finish(record)
+        runtime.taskFinished()
+      }
+    } else {
+      record.task = Task(priority: priority) {
+        await body(self, record, values)
+        self.finish(record)
+      }
+    }
+    return record
+  }
+
+  /// Runs one `.run` effect in the current task.
+  func execute(_ run: Effect<Action>.Run, record: EffectRecord, values: DependencyValues) async {
+    let send = Send<Action> { [self] action in _ = self.send(action, origin: .received, cause: record) }
+    let context = EffectContext(registry: self, namespace: run.namespace)
+    await EffectContext.$current.withValue(context) {
+      await execute(run, send: send, record: record, values: values)
+    }
+  }
+
+  func execute(
+    _ run: Effect<Action>.Run, send: Send<Action>, record: EffectRecord, values: DependencyValues
+  ) async {
+    await DependencyValues.$taskValues.withValue(run.dependencies ?? values) {
+      do {
+        try await run.operation(send)
+      } catch {
+        if Task.isCancelled || error is CancellationError { return }
+        if let handler = run.handler {
+          await handler(error, send)
+        } else {
+          report(
+            """
+            An effect returned for the action \(describe(record.action)) threw an unhandled error: \(error). \
+            Handle it with .run(operation:catch:) or inside the operation.
+            """)
+        }
+      }
+    }
+  }
+
+  /// Runs `effect` to its end inside one task: the asynchronous rest of a `concatenate`, where each part waits
+  /// for the previous one.
+  func runToCompletion(_ effect: Effect<Action>, record: EffectRecord) async {
+    switch effect.node {
+    case .none:
+      return
+    case let .send(action):
+      _ = send(action, origin: .received, cause: record)
+    case let .run(run):
+      await execute(run, record: record, values: DependencyValues.current)
+    case let .merge(effects):
+      await withTaskGroup(of: Void.self) { group in
+        for effect in effects {
+          group.addTask { await self.runToCompletion(effect, record: record) }
+        }
+      }
+    case let .concatenate(effects):
+      for effect in effects {
+        if Task.isCancelled || isCancelled(record) { return }
+        await runToCompletion(effect, record: record)
+      }
+    case let .cancellable(id, cancelInFlight, inner):
+      // Inside a concatenation the whole concatenated effect answers to the inner id.
+      if cancelInFlight { cancel(id: id, except: record) }
+      let cancelled = locked {
+        for key in id.registrationKeys { mutable.pointee.cancellables[key, default: []].insert(record.id) }
+        return record.isCancelled
+      }
+      if cancelled { return }
+      await runToCompletion(inner, record: record)
+    case let .cancel(id):
+      cancel(id: id, except: record)
+    }
+  }
+
+  func finish(_ record: EffectRecord) {
+    locked {
+      record.isFinished = true
+      if observation != nil { report(.finished, record) }
+      mutable.pointee.effects.removeValue(forKey: record.id)
+      for id in record.cancelIDs { removeCancellable(id, record.id) }
+      record.pruneFromTree()
+    }
+  }
+
+  func removeCancellable(_ id: CancelID, _ recordID: UInt64) {
+    guard var set = mutable.pointee.cancellables[id] else { return }
+    set.remove(recordID)
+    mutable.pointee.cancellables[id] = set.isEmpty ? nil : set
+  }
+
+  func isCancelled(_ record: EffectRecord) -> Bool {
+    locked { record.isCancelled }
+  }
+
+  /// Marks the effects running under `id` cancelled and collects how to cancel them and the work registered
+  /// under `id`. Call with the lock held; run the collected cancellations after releasing it.
+  func cancelHeld(
+    id: CancelID, except excluded: EffectRecord? = nil, into cancellations: inout [@Sendable () -> Void]
+  ) {
+    if let ids = mutable.pointee.cancellables[id] {
+      for recordID in ids {
+        guard let record = mutable.pointee.effects[recordID], record !== excluded, !record.isCancelled else {
+          continue
+        }
+        record.isCancelled = true
+        if observation != nil { report(.cancelled, record) }
+        if let task = record.task { cancellations.append { task.cancel() } }
+      }
+    }
+    if let work = mutable.pointee.registeredWork.removeValue(forKey: id) {
+      cancellations.append(contentsOf: work.values)
+    }
+  }
+
+  func cancel(id: CancelID, except excluded: EffectRecord? = nil) {
+    var cancellations: [@Sendable () -> Void] = []
+    locked { cancelHeld(id: id, except: excluded, into: &cancellations) }
+    for cancel in cancellations { cancel() }
+  }
+
+  func cancel(id: CancelID) {
+    cancel(id: id, except: nil)
+  }
+
+  func register(id: CancelID, cancelInFlight: Bool, cancel: @escaping @Sendable () -> Void) -> UInt64 {
+    var cancellations: [@Sendable () -> Void] = []
+    let token: UInt64 = locked {
+      if cancelInFlight { cancelHeld(id: id, into: &cancellations) }
+      mutable.pointee.nextWorkToken += 1
+      let token = mutable.pointee.nextWorkToken
+      for key in id.registrationKeys { mutable.pointee.registeredWork[key, default: [:]][token] = cancel }
+      return token
+    }
+    for cancel in cancellations { cancel() }
+    return token
+  }
+
+  func unregister(id: CancelID, token: UInt64) {
+    locked {
+      for key in id.registrationKeys {
+        mutable.pointee.registeredWork[key]?.removeValue(forKey: token)
+        if mutable.pointee.registeredWork[key]?.isEmpty == true { mutable.pointee.registeredWork[key] = nil }
+      }
+    }
+  }
+
+  /// Cancels `records` and every effect started by the actions they fed back, recursively.
+  func cancelTrees(_ records: [EffectRecord]) {
+    let tasks: [Task<Void, Never>] = locked {
+      var tasks: [Task<Void, Never>] = []
+      for record in records {
+        record.forEachInTree { record in
+          guard !record.isFinished, !record.isCancelled else { return }
+          record.isCancelled = true
+          if observation != nil { report(.cancelled, record) }
+          if let task = record.task { tasks.append(task) }
+        }
+      }
+      return tasks
+    }
+    for task in tasks { task.cancel() }
+  }
+
+  /// The tasks of `records` and their descendants that have not finished.
+  func unfinishedTasks(inTreesOf records: [EffectRecord]) -> [Task<Void, Never>] {
+    locked {
+      var tasks: [Task<Void, Never>] = []
+      for record in records {
+        record.forEachInTree { record in
+          if !record.isFinished, let task = record.task { tasks.append(task) }
+        }
+      }
+      return tasks
+    }
+  }
+
+  /// Cancels every effect and stops accepting actions: the store has been released.
+  func invalidate() {
+    let (records, streams) = locked {
+      flags.pointee.isInvalidated = true
+      defer {
+        mutable.pointee.streams.removeAll()
+        flags.pointee.hasStreams = false
+      }
+      return (Array(mutable.pointee.effects.values), Array(mutable.pointee.streams.values))
+    }
+    cancelTrees(records)
+    for stream in streams { stream.finish() }
+  }
+
+  /// Cancels every running effect (the store stays usable).
+  func cancelAllEffects() {
+    cancelTrees(locked { Array(mutable.pointee.effects.values) })
+  }
+
+  /// Stops counting the effects running now as in flight (a test no longer waits for them); they keep running.
+  func skipRunningEffects() {
+    locked { for record in mutable.pointee.effects.values { record.isSkipped = true } }
+  }
+
+  /// The effects still running and not skipped, oldest first: the action that started each, and whether it has
+  /// been cancelled (and is winding down).
+  var runningEffectSummaries: [(action: any Sendable, isCancelled: Bool)] {
+    locked {
+      mutable.pointee.effects.values.filter { !$0.isSkipped }.sorted { $0.id < $1.id }
+        .map { ($0.action, $0.isCancelled) }
+    }
+  }
+
+}

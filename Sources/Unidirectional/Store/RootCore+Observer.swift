@@ -1,0 +1,54 @@
+// The dependencies a root core runs with, and what it tells its observer.
+extension RootCore {
+  // MARK: Dependencies
+
+  /// The dependencies the reducer reads and new effects start with.
+  var dependencies: DependencyValues {
+    locked { mutable.pointee.scope.values }
+  }
+
+  /// Replaces the dependencies for the actions reduced from now on; running effects keep theirs.
+  func setDependencies(_ values: DependencyValues) {
+    let scope = ReduceScope(values: values)
+    locked {
+      mutable.pointee.scope = scope
+      scopeSlot.pointee = Unmanaged.passUnretained(scope)
+    }
+  }
+
+  func report(_ message: String) {
+    dependencies.issueReporter.report(RuntimeIssue(message: message, fileID: "Unidirectional/Store", line: 0))
+  }
+
+  // MARK: Observer
+
+  /// Reports a reduction begun by ``ObservationCounters/willReduce(_:)`` at `start` to the observer.
+  @inline(never)
+  func didReduce(
+    _ action: Action, origin: ActionOrigin, cause: EffectRecord?, start: UInt64,
+    observation: UnsafeMutablePointer<ObservationCounters>
+  ) {
+    let timing =
+      observation.pointee.measuresTime
+      ? ReducerTiming(start: start, nanoseconds: InstrumentationClock.nanoseconds &- start) : nil
+    let reduction = Reduction(
+      sequence: observation.pointee.sequence, origin: origin, effect: cause?.id, timing: timing)
+    observer.didReduce(action, reduction, state: ReducedState(state))
+  }
+
+  /// The sequence number of the last action reduced (0 without an observer). Call with the lock held.
+  var lastSequence: UInt64 { observation?.pointee.sequence ?? 0 }
+
+  /// Tells the observer what happened to `record`. Call with the lock held.
+  func report(_ kind: EffectEvent.Kind, _ record: EffectRecord) {
+    guard let observation else { return }
+    observer.effectDidChange(
+      EffectEvent(
+        kind: kind, effect: record.id, startedBy: record.sequence, parent: kind == .started ? record.parent?.id : nil,
+        time: observation.pointee.measuresTime ? InstrumentationClock.nanoseconds : nil))
+  }
+
+  func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    try locked(body)
+  }
+}

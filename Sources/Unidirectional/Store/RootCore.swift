@@ -1,0 +1,258 @@
+/// Runs a root reducer: the state, the actions and every effect the store owns.
+///
+/// One rule orders everything: a `send` reduces its action and, **with the store's lock held throughout**, every
+/// action fed back synchronously — `.send` effects, also inside `merge` and the synchronous leading parts of
+/// `concatenate`, depth-first — and every action sent re-entrantly on the reducing thread (from a reducer, a
+/// dependency's callback, an observer), each right after the action being reduced. Only then are state
+/// readers and observers let in: nobody ever sees a parent that has not yet reacted to its child.
+///
+/// Hot path (`send` of an action whose reducer returns `.none`): one thread-local load, one uncontended mutex, the
+/// reducer call on state held behind a pointer (no exclusivity checks), no allocation, no task, no syscall.
+/// Effects feed actions back synchronously from their own task: no actor hop.
+final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectOwner, CancellationRegistry,
+  StoreLocking, @unchecked Sendable
+{
+  let reducer: any Reducer<State, Action>
+  let state: UnsafeMutablePointer<State>
+  let lock = Lock()
+  let mutable: UnsafeMutablePointer<Mutable>
+  let flags: UnsafeMutablePointer<StoreFlags>
+  /// The dependencies reducers read; replaced under the lock by ``setDependencies(_:)``.
+  let scopeSlot: UnsafeMutablePointer<Unmanaged<ReduceScope>>
+  let threadKey = ThreadContext.key
+  let runtime: TestRuntime?
+  /// Told about every reduction and effect (see ``StoreObserver``); a store without observers has a placeholder
+  /// and no `observation`, and its send path pays nothing. Not optional: calling a method on a `let` needs no retain.
+  let observer: any StoreObserver<State, Action>
+  /// The observer's bookkeeping, outside any generic context; allocated only for a real observer.
+  let observation: UnsafeMutablePointer<ObservationCounters>?
+  let observationHook: (@Sendable () -> Void)?
+
+  /// An action sent on the reducing thread, waiting for the current action to finish.
+  struct Queued {
+    let action: Action
+    let origin: ActionOrigin
+    let cause: EffectRecord?
+    let deferred: DeferredEffects
+  }
+
+  /// Everything else that changes after init; touched only with `lock` held.
+  struct Mutable {
+    var scope: ReduceScope
+    var queue: [Queued] = []
+    var nextEffectID: UInt64 = 1
+    var effects: [UInt64: EffectRecord] = [:]
+    var cancellables: [CancelID: Set<UInt64>] = [:]
+    /// Work inside effects made cancellable by `withTaskCancellation(id:)`.
+    var registeredWork: [CancelID: [UInt64: @Sendable () -> Void]] = [:]
+    var nextWorkToken: UInt64 = 0
+    var nextStreamID = 0
+    var streams: [Int: StateSubscriber] = [:]
+  }
+
+  init(
+    initialState: State,
+    reducer: any Reducer<State, Action>,
+    dependencies: DependencyValues,
+    runtime: TestRuntime?,
+    observer: (any StoreObserver<State, Action>)?,
+    observationHook: (@Sendable () -> Void)?
+  ) {
+    self.reducer = reducer
+    self.state = .allocate(capacity: 1)
+    self.state.initialize(to: initialState)
+    let scope = ReduceScope(values: dependencies)
+    self.mutable = .allocate(capacity: 1)
+    self.mutable.initialize(to: Mutable(scope: scope))
+    self.scopeSlot = .allocate(capacity: 1)
+    self.scopeSlot.initialize(to: Unmanaged.passUnretained(scope))
+    self.flags = .allocate(capacity: 1)
+    self.flags.initialize(to: StoreFlags())
+    self.runtime = runtime
+    self.observer = observer ?? Unobserved()
+    self.observationHook = observationHook
+    observation = observer.map { observer in
+      let counters = UnsafeMutablePointer<ObservationCounters>.allocate(capacity: 1)
+      counters.initialize(to: ObservationCounters(measuresTime: observer.measuresTime))
+      return counters
+    }
+    super.init()
+    guard observation != nil else { return }
+    self.observer.storeDidStart(
+      ObservedStore(
+        initialState: initialState, dependencies: dependencies, reducerType: type(of: reducer),
+        lock: StoreLock(self)))
+  }
+
+  deinit {
+    state.deinitialize(count: 1)
+    state.deallocate()
+    mutable.deinitialize(count: 1)
+    mutable.deallocate()
+    scopeSlot.deallocate()
+    flags.deallocate()
+    if let observation {
+      observer.storeDidEnd()
+      observation.deallocate()
+    }
+  }
+
+  // MARK: Sending
+
+  override func send(_ action: Action) -> StoreTask {
+    send(action, origin: .sent, cause: nil)
+  }
+
+  /// Reduces `action` (sent by a host, or fed back by the effect `cause`).
+  @inline(__always)
+  func send(_ action: Action, origin: ActionOrigin, cause: EffectRecord?) -> StoreTask {
+    let context = ThreadContext.current(key: threadKey)
+    if context.pointee.heldStores != nil, isHeld(by: context) {
+      return enqueue(action, origin: origin, cause: cause)
+    }
+    lock.lock()
+    let flags = self.flags.pointee
+    if cause != nil || flags.isInvalidated || flags.hasStreams {
+      return sendSlowly(action, origin: origin, cause: cause, context: context)
+    }
+    hold(context)
+    let effect = reduce(action, origin: origin, cause: nil, context: context)
+    if effect.isNone && !self.flags.pointee.hasQueued {
+      release(context)
+      if flags.isObserved { observationHook?() }
+      return StoreTask()
+    }
+    return runBatch(startingWith: effect, of: action, cause: nil, context: context)
+  }
+
+  /// `send` from an effect, to an invalidated store, or with state streams to feed: the lock is held on entry.
+  @inline(never)
+  func sendSlowly(
+    _ action: Action, origin: ActionOrigin, cause: EffectRecord?, context: UnsafeMutablePointer<ThreadContext>
+  ) -> StoreTask {
+    if flags.pointee.isInvalidated || cause?.isCancelled == true {
+      lock.unlock()
+      return StoreTask()
+    }
+    if let cause, cause.isFinished {
+      lock.unlock()
+      report(
+        """
+        An effect returned for the action \(describe(cause.action)) sent \(describe(action)) after it had \
+        finished. Send actions only while the effect's operation runs; don't let `send` escape it.
+        """)
+      return StoreTask()
+    }
+    hold(context)
+    let effect = reduce(action, origin: origin, cause: cause, context: context)
+    return runBatch(startingWith: effect, of: action, cause: cause, context: context)
+  }
+
+  /// Queues an action sent on the thread that is reducing: it is reduced right after the current action.
+  @inline(never)
+  func enqueue(_ action: Action, origin: ActionOrigin, cause: EffectRecord?) -> StoreTask {
+    // This thread holds the lock: it is inside this store's batch.
+    let deferred = DeferredEffects()
+    if flags.pointee.isInvalidated {
+      deferred.resolve([])
+      return StoreTask(deferred: deferred)
+    }
+    mutable.pointee.queue.append(Queued(action: action, origin: origin, cause: cause, deferred: deferred))
+    flags.pointee.hasQueued = true
+    return StoreTask(deferred: deferred)
+  }
+
+  /// Reduces one action (fed back by the effect `cause`, if any). Call with the lock held by this thread.
+  @inline(__always)
+  func reduce(
+    _ action: Action, origin: ActionOrigin, cause: EffectRecord?, context: UnsafeMutablePointer<ThreadContext>
+  ) -> Effect<Action> {
+    let observation = self.observation
+    var start: UInt64 = 0
+    if let observation { start = ObservationCounters.willReduce(observation) }
+    let outer = context.pointee.activeScope
+    context.pointee.activeScope = scopeSlot.pointee
+    let effect = reducer.reduce(into: &state.pointee, action: action)
+    context.pointee.activeScope = outer
+    if let observation { didReduce(action, origin: origin, cause: cause, start: start, observation: observation) }
+    return effect
+  }
+
+  @inline(__always)
+  func hold(_ context: UnsafeMutablePointer<ThreadContext>) {
+    flags.pointee.outerHeld = context.pointee.heldStores
+    context.pointee.heldStores = flags
+  }
+
+  /// Stops holding: feeds state streams, then lets other threads in.
+  @inline(__always)
+  func release(_ context: UnsafeMutablePointer<ThreadContext>) {
+    context.pointee.heldStores = flags.pointee.outerHeld
+    flags.pointee.outerHeld = nil
+    lock.unlock()
+  }
+
+  /// Whether this thread holds this store's lock to reduce (possibly with other stores held inside it).
+  func isHeld(by context: UnsafeMutablePointer<ThreadContext>) -> Bool {
+    var held = context.pointee.heldStores
+    while let current = held {
+      if current == flags { return true }
+      held = current.pointee.outerHeld
+    }
+    return false
+  }
+
+  /// Runs `body` with the lock, or directly when this thread already holds it (a read from inside a reducer).
+  func locked<T>(_ body: () throws -> T) rethrows -> T {
+    let context = ThreadContext.current(key: threadKey)
+    if context.pointee.heldStores != nil, isHeld(by: context) { return try body() }
+    lock.lock()
+    defer { lock.unlock() }
+    return try body()
+  }
+
+  // MARK: Reading
+
+  override func withState<T>(_ body: (borrowing State) -> T) -> T {
+    locked { body(state.pointee) }
+  }
+
+  override func trackAccess() {
+    locked { flags.pointee.isObserved = true }
+  }
+
+  override func stream<T: Sendable>(_ transform: @escaping (borrowing State) -> T) -> AsyncStream<T> {
+    let (stream, continuation) = AsyncStream<T>.makeStream(bufferingPolicy: .unbounded)
+    let subscriber = StateSubscriber(
+      yield: { continuation.yield(transform($0)) },
+      finish: { continuation.finish() })
+    let id: Int? = locked {
+      if flags.pointee.isInvalidated { return nil }
+      let id = mutable.pointee.nextStreamID
+      mutable.pointee.nextStreamID += 1
+      mutable.pointee.streams[id] = subscriber
+      flags.pointee.hasStreams = true
+      subscriber.yield(state.pointee)
+      return id
+    }
+    guard let id else {
+      continuation.finish()
+      return stream
+    }
+    continuation.onTermination = { [weak self] _ in
+      guard let self else { return }
+      self.locked {
+        self.mutable.pointee.streams.removeValue(forKey: id)
+        self.flags.pointee.hasStreams = !self.mutable.pointee.streams.isEmpty
+      }
+    }
+    return stream
+  }
+
+  /// A `states` subscriber: yields each state, transformed for a scope.
+  struct StateSubscriber {
+    let yield: (borrowing State) -> Void
+    let finish: () -> Void
+  }
+
+}

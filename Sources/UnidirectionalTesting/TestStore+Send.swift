@@ -1,0 +1,90 @@
+import Unidirectional
+
+// Sending actions and asserting the state they produce.
+extension TestStore {
+  // MARK: Sending
+
+  /// Sends `action`, asserts the state it produces with `updateStateToExpectedResult`, then runs the effects it
+  /// started until they suspend.
+  ///
+  /// The closure receives the state as of the last assertion; make it match the state after `action`. Omit it
+  /// when the action changes nothing.
+  @discardableResult
+  nonisolated(nonsending) public func send(
+    _ action: Action,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStoreTask {
+    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    journal.location.set(location)
+    runtime.hold()
+    defer {
+      runtime.release()
+      journal.location.set(nil)
+    }
+    runtime.runUntilIdle()
+    if isDismissed {
+      report("Can't send action to dismissed test store.", at: location)
+      return TestStoreTask(task: .none, runtime: runtime, timeout: timeout, reporter: reporter)
+    }
+    let pending = journal.received
+    if !pending.isEmpty {
+      // As in TCA: the failure is reported, and the received actions stay to be received.
+      reportUnlessSkipped(
+        """
+        Must handle \(pending.count) received action\(pending.count == 1 ? "" : "s") before sending an action: …
+
+        Unhandled actions:
+        \(list(pending.map(\.action)))
+        """, at: location)
+      switch exhaustivity {
+      case .on: break
+      case .off(showSkippedAssertions: true): skipReceived(pending, at: location)
+      case .off(showSkippedAssertions: false): journal.removeReceived(pending.count)
+      }
+    }
+    let stackIDsBefore = journal.stackElementIDs.value.peek()
+    // Effects this action starts report their issues here.
+    store.dependencies.issueReporter = Self.issueReporter(reporter, current: journal.location, origin: location)
+    let task = store.send(action)
+    guard let sentState = journal.takeSentState() else {
+      report("The action \(describe(action)) was not reduced: the store was released.", at: location)
+      return TestStoreTask(task: task, runtime: runtime, timeout: timeout, reporter: reporter)
+    }
+    expect(
+      sentState, afterApplying: updateStateToExpectedResult, for: "send", at: location, stackIDsFrom: stackIDsBefore)
+    runtime.runUntilIdle()
+    return TestStoreTask(task: task, runtime: runtime, timeout: timeout, reporter: reporter)
+  }
+
+  /// Asserts the current state without sending anything: useful after `skipReceivedActions()` in a
+  /// non-exhaustive test.
+  ///
+  /// ```swift
+  /// store.exhaustivity = .off
+  /// await store.send(.closeTapped)
+  /// await store.skipReceivedActions()
+  /// store.assert { $0.child = nil }
+  /// ```
+  public func assert(
+    _ updateStateToExpectedResult: (_ state: inout State) throws -> Void,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    runtime.hold()
+    defer { runtime.release() }
+    runtime.runUntilIdle()
+    withoutActuallyEscaping(updateStateToExpectedResult) { update in
+      expect(
+        state, afterApplying: update, for: "assert", at: location, stackIDsFrom: journal.stackElementIDs.value.peek(),
+        allowUnchanged: true)
+    }
+  }
+
+}

@@ -1,0 +1,105 @@
+import Unidirectional
+
+/// The source location of a `TestStore` call.
+struct Location: Sendable {
+  let fileID: StaticString
+  let filePath: StaticString
+  let line: UInt
+  let column: UInt
+
+  func failure(_ message: String) -> TestFailure {
+    TestFailure(message: message, fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+}
+
+/// One reduced action, the state after it, and where the store's stack ids stood before it.
+struct Step<State, Action>: @unchecked Sendable {
+  let action: Action
+  let state: State
+  let stackIDsBefore: StackElementID
+}
+
+/// What the store reduced that the test has not asserted yet: the state after the action the test sent, and
+/// the actions effects fed back, in order. Written by the store (possibly from an effect's thread), read by the test.
+final class Journal<State, Action: Sendable>: StoreObserver, @unchecked Sendable {
+  private struct Entries {
+    var isExpectingSend = true
+    var sent: State?
+    var received: [Step<State, Action>] = []
+    /// Where the store's stack ids stood after the last reduced action.
+    var stackIDs: StackElementID?
+  }
+
+  private let storage = LockIsolated(Entries())
+  /// Where the test is now, for runtime issues raised by effects.
+  let location = CurrentLocation()
+  /// The store's stack id generator (its `\.stackElementID`).
+  let stackElementIDs = LockIsolated(StackElementIDGenerator.incrementing())
+
+  /// Called by the store for every reduced action. The first action sent after `takeSentState()` is the test's
+  /// own; every other action (fed back by an effect, or sent re-entrantly) is received.
+  func didReduce(_ action: Action, _ reduction: Reduction, state: ReducedState<State>) {
+    let state = state.value
+    let stackIDsAfter = stackElementIDs.value.peek()
+    storage.withLock { entries in
+      let stackIDsBefore = entries.stackIDs ?? StackElementID(generation: 0)
+      entries.stackIDs = stackIDsAfter
+      if reduction.origin == .sent, entries.isExpectingSend {
+        entries.isExpectingSend = false
+        entries.sent = state
+      } else {
+        entries.received.append(Step(action: action, state: state, stackIDsBefore: stackIDsBefore))
+      }
+    }
+  }
+
+  /// Starts the record of stack ids from where the store's generator stands now (after the initial state).
+  func startStackIDs() {
+    let now = stackElementIDs.value.peek()
+    storage.withLock { $0.stackIDs = now }
+  }
+
+  /// The state after the action the test just sent, if the store reduced it; readies the journal for the next.
+  func takeSentState() -> State? {
+    storage.withLock { entries in
+      defer {
+        entries.sent = nil
+        entries.isExpectingSend = true
+      }
+      return entries.sent
+    }
+  }
+
+  /// The received steps not yet asserted, oldest first.
+  var received: [Step<State, Action>] { storage.withLock { $0.received } }
+
+  /// Removes the `count` oldest received steps.
+  func removeReceived(_ count: Int) {
+    storage.withLock { $0.received.removeFirst(min(count, $0.received.count)) }
+  }
+}
+
+/// The `TestStore` call in progress, if any.
+final class CurrentLocation: Sendable {
+  private let storage = LockIsolated<Location?>(nil)
+
+  func set(_ location: Location?) { storage.withLock { $0 = location } }
+
+  func current(default location: Location) -> Location { storage.withLock { $0 } ?? location }
+}
+
+/// Process-wide setup done once when the first `TestStore` is made.
+enum TestStoreDefaults {
+  private static let installed: Void = {
+    TestScopeProvider.startObservingXCTest()
+    IssueReporter.testFallback = IssueReporter { issue in
+      TestReporter.automatic.report(
+        TestFailure(message: issue.message, fileID: "Unidirectional", filePath: "Unidirectional", line: 0, column: 0))
+    }
+  }()
+
+  static func install() { _ = installed }
+}
+
+/// A test store of `R`'s state and actions: `let store: TestStoreOf<Feature>`, TCA's spelling.
+public typealias TestStoreOf<R: Reducer> = TestStore<R.State, R.Action> where R.State: Equatable
