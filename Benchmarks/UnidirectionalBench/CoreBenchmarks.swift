@@ -138,6 +138,7 @@ enum CoreBenchmarks {
       done.wait()
     default:
       if InstrumentationBenchmarks.profile(name, iterations: iterations) { return }
+      if SharingBenchmarks.profile(name, iterations: iterations) { return }
       for _ in 0..<iterations { store.send(.increment) }
     }
   }

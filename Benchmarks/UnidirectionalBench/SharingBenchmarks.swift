@@ -30,6 +30,32 @@ enum SharingBenchmarks {
   @inline(never)
   static func writeShared(_ state: SharedState) { state.$count.withLock { $0 &+= 1 } }
 
+  /// Loops one case for a profiler; false for a name that is not a sharing case.
+  static func profile(_ name: String, iterations: Int) -> Bool {
+    switch name {
+    case "shared_read":
+      let state = opaque(SharedState(count: Shared(value: 0)))
+      var sum = 0
+      for _ in 0..<iterations { sum &+= readShared(state) }
+      blackHole(sum)
+    case "shared_write":
+      let state = opaque(SharedState(count: Shared(value: 0)))
+      for _ in 0..<iterations { writeShared(state) }
+    case "identified_sort":
+      var generator = SeededGenerator(seed: 42)
+      let rows = (0..<10_000).map { Row(id: $0, rank: Int.random(in: 0..<1_000_000, using: &generator)) }
+      let identified = IdentifiedArray(uniqueElements: rows)
+      for _ in 0..<max(1, iterations / 10_000) {
+        var copy = opaque(identified)
+        copy.sort { $0.rank < $1.rank }
+        blackHole(copy)
+      }
+    default:
+      return false
+    }
+    return true
+  }
+
   static func all(rounds: Int) async -> [BenchmarkResult] {
     let iterations = 2_000_000
     let plainRead = await median(rounds: rounds) {

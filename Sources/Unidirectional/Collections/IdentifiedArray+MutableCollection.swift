@@ -37,8 +37,9 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
   }
 
   /// Sorts the elements in place with `areInIncreasingOrder`; ids stay with their elements.
+  @inlinable
   public mutating func sort(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows {
-    try elements.sort(by: areInIncreasingOrder)
+    try storedElements.sort(by: areInIncreasingOrder)
     reindex(from: 0)
   }
 
@@ -51,8 +52,9 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
   }
 
   /// Reverses the order of the elements.
+  @inlinable
   public mutating func reverse() {
-    elements.reverse()
+    storedElements.reverse()
     reindex(from: 0)
   }
 
@@ -89,5 +91,5 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
 
 extension IdentifiedArray where Element: Comparable {
   /// Sorts the elements in ascending order.
-  public mutating func sort() { sort(by: <) }
+  @inlinable public mutating func sort() { sort(by: <) }
 }

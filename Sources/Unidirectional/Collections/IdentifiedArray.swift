@@ -14,11 +14,19 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
   /// The key path to each element's id.
   public let id: KeyPath<Element, ID> & Sendable
   /// Reads an element's id; faster than the key path for `Identifiable` elements.
-  let readID: (Element) -> ID
-  /// The elements, in order.
-  public internal(set) var elements: [Element]
+  @usableFromInline let readID: (Element) -> ID
+  /// The storage of ``elements``, reachable from inlinable code (the operations that must be specialized for the
+  /// caller's element type to be fast: sorting 10,000 elements unspecialized took 20× `Array.sort`).
+  @usableFromInline var storedElements: [Element]
   /// Each element's position, by id.
-  var offsets: [ID: Int]
+  @usableFromInline var offsets: [ID: Int]
+
+  /// The elements, in order.
+  public internal(set) var elements: [Element] {
+    get { storedElements }
+    _modify { yield &storedElements }
+    set { storedElements = newValue }
+  }
 
   init(
     id: KeyPath<Element, ID> & Sendable, readID: @escaping (Element) -> ID, elements: [Element],
@@ -26,7 +34,7 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
   ) {
     self.id = id
     self.readID = readID
-    self.elements = elements
+    self.storedElements = elements
     self.offsets = offsets
   }
 
@@ -90,12 +98,13 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
   }
 
   /// Rebuilds the positions of the elements from `start` on.
+  @inlinable
   mutating func reindex(from start: Int) {
     if start == 0 {
       offsets.removeAll(keepingCapacity: true)
-      offsets.reserveCapacity(elements.count)
+      offsets.reserveCapacity(storedElements.count)
     }
-    for offset in start..<elements.count { offsets[readID(elements[offset])] = offset }
+    for offset in start..<storedElements.count { offsets[readID(storedElements[offset])] = offset }
   }
 
   /// Moves the element at `offset` out of the storage, so that it is uniquely referenced while a caller mutates

@@ -25,7 +25,7 @@
 @propertyWrapper
 @dynamicMemberLookup
 public struct Shared<Value>: @unchecked Sendable {
-  let reference: WritableReference<Value>
+  @usableFromInline let reference: WritableReference<Value>
 
   init(reference: WritableReference<Value>) {
     self.reference = reference
@@ -51,11 +51,9 @@ public struct Shared<Value>: @unchecked Sendable {
 
   /// The current value. In a `TestStore` assertion it is the value the test expects (see ``withLock(_:fileID:line:)``).
   public var wrappedValue: Value {
-    get {
-      if let tracker = SharedChangeTracker.asserting, let snapshot = reference.snapshot(in: tracker) {
-        return snapshot
-      }
-      return reference.value
+    // Inlinable, so that a read is specialized for the caller's type (no generic metadata to look up).
+    @inlinable get {
+      isAssertingSharedState() ? reference.valueForAssertion() : reference.value
     }
     @available(*, deprecated, message: "Use '$shared.withLock { $0 = newValue }' to change a shared value.")
     nonmutating set {

@@ -65,7 +65,6 @@ package final class SharedChangeTracker: @unchecked Sendable {
   }
 
   /// The tracker whose assertion runs on this thread, if any.
-  @inline(__always)
   static var asserting: SharedChangeTracker? {
     guard DependencyContext.detected == .test else { return nil }
     return ThreadContext.current(key: ThreadContext.key).pointee.assertingTracker?.takeUnretainedValue()

@@ -3,9 +3,10 @@
 /// A reference either owns its value (``RootReference``) or is a view of another reference (a key path into it, its
 /// unwrapped optional). Views forward to the reference that owns the storage, their ``root``: shared state is
 /// tracked, compared and observed by that identity.
+@usableFromInline
 class ReadableReference<Value>: @unchecked Sendable, CustomStringConvertible {
   /// The live value. Reading it inside observation tracking registers an access to the root.
-  var value: Value { fatalError("abstract") }
+  @usableFromInline var value: Value { fatalError("abstract") }
   /// The reference that owns the storage.
   var root: AnyObject { fatalError("abstract") }
   /// The value as the assertion `tracker` expects it, if the tracker has seen a change to the root.
@@ -16,10 +17,11 @@ class ReadableReference<Value>: @unchecked Sendable, CustomStringConvertible {
   var loadError: (any Error)? { nil }
   /// Loads the value again from its persistence strategy (nothing for a plain value).
   func load() async throws {}
-  var description: String { fatalError("abstract") }
+  @usableFromInline var description: String { fatalError("abstract") }
 }
 
 /// A reference that can be changed: what ``Shared`` holds.
+@usableFromInline
 class WritableReference<Value>: ReadableReference<Value>, @unchecked Sendable {
   /// Runs `body` with exclusive access to the live value; observers learn of the change, and a persisted value is
   /// saved.
@@ -29,4 +31,20 @@ class WritableReference<Value>: ReadableReference<Value>, @unchecked Sendable {
   var saveError: (any Error)? { nil }
   /// Saves the value to its persistence strategy now (nothing for a plain value).
   func save() async throws {}
+}
+
+/// Whether a test store's assertion runs on this thread (then shared reads give the values it expects): a
+/// non-generic check, so the inlined read pays no generic metadata when it is false.
+@usableFromInline
+func isAssertingSharedState() -> Bool {
+  SharedChangeTracker.asserting != nil
+}
+
+extension ReadableReference {
+  /// The value an assertion expects, or the live value (the slow path of a read inside an assertion).
+  @usableFromInline
+  func valueForAssertion() -> Value {
+    if let tracker = SharedChangeTracker.asserting, let snapshot = snapshot(in: tracker) { return snapshot }
+    return value
+  }
 }

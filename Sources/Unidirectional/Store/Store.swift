@@ -84,7 +84,7 @@ public final class Store<State, Action: Sendable>: @unchecked Sendable {
   /// (`store.count`) to be told only about those.
   public var state: State {
     let state = core.withState { copy $0 }
-    observe(\State.self, state)
+    observe(observation.wholeState, state)
     return state
   }
 

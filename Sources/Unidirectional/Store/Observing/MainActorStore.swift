@@ -70,7 +70,7 @@ public final class MainActorStore<State, Action: Sendable> {
 
   /// The state as the main actor sees it; reading it inside observation tracking registers the whole state.
   public var state: State {
-    observe(\State.self, current)
+    observe(store.observation.wholeState, current)
     return current
   }
 

@@ -7,6 +7,8 @@
 final class StoreObservation<State, Action: Sendable>: @unchecked Sendable {
   /// The fields observers read.
   let fields = ObservedFields<State, Store<State, Action>>()
+  /// `\State.self`, made once: a key path literal in generic code is instantiated anew at each use.
+  let wholeState: KeyPath<State, State> = \State.self
   private let lock = Lock()
   private var children: [ChildStoreKey: WeakChild] = [:]
   private var collections: [ObjectIdentifier: any ChildStoreCollection<State>] = [:]
