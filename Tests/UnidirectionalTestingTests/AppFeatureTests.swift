@@ -10,15 +10,7 @@ import UnidirectionalTesting
 @Suite struct AppFeatureTests {
   @Test func detailEdit() async throws {
     let syncUp = SyncUp.mock
-    @Shared(.syncUps) var syncUps = [syncUp]
-    let store = TestStore(initialState: AppFeature.State()) {
-      AppFeature()
-    }
-    let sharedSyncUp = try #require(Shared($syncUps[id: syncUp.id]))
-
-    await store.send(.path(.push(id: 0, state: .detail(SyncUpDetail.State(syncUp: sharedSyncUp))))) {
-      $0.path[id: 0] = .detail(SyncUpDetail.State(syncUp: sharedSyncUp))
-    }
+    let store = try await pushingTheDetail(of: syncUp)
     await store.send(.path(.element(id: 0, action: .detail(.editButtonTapped)))) {
       $0.path[id: 0]?.modifyDetail { $0.edit = SyncUpForm.State(syncUp: syncUp) }
     }
@@ -36,16 +28,7 @@ import UnidirectionalTesting
   }
 
   @Test func delete() async throws {
-    let syncUp = SyncUp.mock
-    @Shared(.syncUps) var syncUps = [syncUp]
-    let store = TestStore(initialState: AppFeature.State()) {
-      AppFeature()
-    }
-    let sharedSyncUp = try #require(Shared($syncUps[id: syncUp.id]))
-
-    await store.send(.path(.push(id: 0, state: .detail(SyncUpDetail.State(syncUp: sharedSyncUp))))) {
-      $0.path[id: 0] = .detail(SyncUpDetail.State(syncUp: sharedSyncUp))
-    }
+    let store = try await pushingTheDetail(of: .mock)
     await store.send(.path(.element(id: 0, action: .detail(.deleteButtonTapped)))) {
       $0.path[id: 0]?.modifyDetail { $0.alert = SyncUpDetail.deleteAlert }
     }
@@ -110,5 +93,19 @@ import UnidirectionalTesting
     await store.receive(.path(.element(id: 0, action: .detail(.delegate(.startMeeting(sharedSyncUp)))))) {
       $0.path[id: 1] = .record(RecordMeeting.State(syncUp: sharedSyncUp))
     }
+  }
+
+  /// The app with `syncUp` in its list, and the detail of that sync-up pushed on the stack: it holds the list's
+  /// element, `Shared($syncUps[id: syncUp.id])`.
+  private func pushingTheDetail(of syncUp: SyncUp) async throws -> TestStoreOf<AppFeature> {
+    @Shared(.syncUps) var syncUps = [syncUp]
+    let store = TestStore(initialState: AppFeature.State()) {
+      AppFeature()
+    }
+    let sharedSyncUp = try #require(Shared($syncUps[id: syncUp.id]))
+    await store.send(.path(.push(id: 0, state: .detail(SyncUpDetail.State(syncUp: sharedSyncUp))))) {
+      $0.path[id: 0] = .detail(SyncUpDetail.State(syncUp: sharedSyncUp))
+    }
+    return store
   }
 }

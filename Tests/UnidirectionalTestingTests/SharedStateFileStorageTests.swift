@@ -3,9 +3,10 @@ import Testing
 import Unidirectional
 import UnidirectionalTesting
 
-/// TCA's `SharedStateFileStorageTests` (case studies), ported, and what a test store does when the file behind
-/// `.fileStorage` changes from outside the store (another process, another part of the app): the change is
-/// reported like a state change at the store's next assertion, and must be asserted there.
+/// Two tabs holding one value persisted to a file (TCA's file-storage case study; its own three tests are in
+/// `SharedStateCaseStudyTests`), and what a test store does when the file changes from outside the store (another
+/// process, another part of the app): the change is reported like a state change at the store's next assertion,
+/// and must be asserted there.
 ///
 /// Tests get files in memory by default; `$0.defaultFileStorage = .inMemory(files)` hands the test the files, to
 /// read what was saved or to write one as someone else would.
@@ -13,51 +14,9 @@ import UnidirectionalTesting
 @Suite struct SharedStateFileStorageTests {
   static let statsURL = URL(fileURLWithPath: "/documents/stats.json")
 
-  @Test func tabSelection() async {
-    let store = TestStore(initialState: SharedStateTabs.State(stats: .fileStorage(Self.statsURL))) {
-      SharedStateTabs()
-    }
-    await store.send(.selectTab(.profile)) {
-      $0.currentTab = .profile
-    }
-    await store.send(.selectTab(.counter)) {
-      $0.currentTab = .counter
-    }
-  }
-
-  @Test func sharedCounts() async {
-    let store = TestStore(initialState: SharedStateTabs.State(stats: .fileStorage(Self.statsURL))) {
-      SharedStateTabs()
-    }
-    await store.send(.counter(.incrementButtonTapped)) {
-      $0.counter.$stats.withLock { $0.increment() }
-    }
-    await store.send(.counter(.decrementButtonTapped)) {
-      $0.counter.$stats.withLock { $0.decrement() }
-    }
-    await store.send(.profile(.resetStatsButtonTapped)) {
-      $0.profile.$stats.withLock { $0 = Stats() }
-    }
-  }
-
-  @Test func alert() async {
-    let store = TestStore(initialState: SharedStateTabs.State(stats: .fileStorage(Self.statsURL))) {
-      SharedStateTabs()
-    }
-    await store.send(.counter(.isPrimeButtonTapped)) {
-      $0.counter.alert = AlertState(title: "👎 The number 0 is not prime :(")
-    }
-  }
-
-  // MARK: The file
-
   @Test func aChangeIsSavedToTheFile() async throws {
     let files = InMemoryFileSystem()
-    let store = TestStore(initialState: SharedStateTabs.State(stats: .fileStorage(Self.statsURL))) {
-      SharedStateTabs()
-    } withDependencies: {
-      $0.defaultFileStorage = .inMemory(files)
-    }
+    let store = makeStore(files: files)
     await store.send(.counter(.incrementButtonTapped)) {
       $0.counter.$stats.withLock { $0.increment() }
     }
@@ -67,11 +26,7 @@ import UnidirectionalTesting
 
   @Test func aFileWrittenOutsideTheStoreIsAStateChangeToAssertAtTheNextAction() async throws {
     let files = InMemoryFileSystem()
-    let store = TestStore(initialState: SharedStateTabs.State(stats: .fileStorage(Self.statsURL))) {
-      SharedStateTabs()
-    } withDependencies: {
-      $0.defaultFileStorage = .inMemory(files)
-    }
+    let store = makeStore(files: files)
     await store.send(.counter(.incrementButtonTapped)) {
       $0.counter.$stats.withLock { $0.increment() }
     }
@@ -90,9 +45,7 @@ import UnidirectionalTesting
   @Test func aFileWrittenOutsideTheStoreAndNotAssertedFailsAtTheNextAction() async throws {
     let files = InMemoryFileSystem()
     let failures = TestFailures()
-    let store = TestStore(
-      initialState: SharedStateTabs.State(stats: .fileStorage(Self.statsURL)), reducer: { SharedStateTabs() },
-      withDependencies: { $0.defaultFileStorage = .inMemory(files) }, reporter: failures.reporter)
+    let store = makeStore(files: files, reporter: failures.reporter)
     files.write(try JSONEncoder().encode(Stats.counted(to: 5)), to: Self.statsURL)
 
     await store.send(.selectTab(.profile)) {
@@ -106,11 +59,7 @@ import UnidirectionalTesting
 
   @Test func aFileWrittenAfterTheLastActionIsAssertedWithAssert() async throws {
     let files = InMemoryFileSystem()
-    let store = TestStore(initialState: SharedStateTabs.State(stats: .fileStorage(Self.statsURL))) {
-      SharedStateTabs()
-    } withDependencies: {
-      $0.defaultFileStorage = .inMemory(files)
-    }
+    let store = makeStore(files: files)
     files.write(try JSONEncoder().encode(Stats.counted(to: 2)), to: Self.statsURL)
     store.assert {
       $0.profile.$stats.withLock { $0 = Stats.counted(to: 2) }
@@ -120,9 +69,7 @@ import UnidirectionalTesting
   @Test func aFileWrittenAfterTheLastActionAndNeverAssertedFailsAtTheEnd() async throws {
     let files = InMemoryFileSystem()
     let failures = TestFailures()
-    let store = TestStore(
-      initialState: SharedStateTabs.State(stats: .fileStorage(Self.statsURL)), reducer: { SharedStateTabs() },
-      withDependencies: { $0.defaultFileStorage = .inMemory(files) }, reporter: failures.reporter)
+    let store = makeStore(files: files, reporter: failures.reporter)
     await store.send(.counter(.incrementButtonTapped)) {
       $0.counter.$stats.withLock { $0.increment() }
     }
@@ -137,11 +84,7 @@ import UnidirectionalTesting
 
   @Test func aFileRewrittenWithTheSameValueIsNoChange() async throws {
     let files = InMemoryFileSystem()
-    let store = TestStore(initialState: SharedStateTabs.State(stats: .fileStorage(Self.statsURL))) {
-      SharedStateTabs()
-    } withDependencies: {
-      $0.defaultFileStorage = .inMemory(files)
-    }
+    let store = makeStore(files: files)
     await store.send(.counter(.incrementButtonTapped)) {
       $0.counter.$stats.withLock { $0.increment() }
     }
@@ -154,17 +97,24 @@ import UnidirectionalTesting
 
   @Test func aNonExhaustiveStoreLetsAFileChangeGoUnasserted() async throws {
     let files = InMemoryFileSystem()
-    let store = TestStore(initialState: SharedStateTabs.State(stats: .fileStorage(Self.statsURL))) {
-      SharedStateTabs()
-    } withDependencies: {
-      $0.defaultFileStorage = .inMemory(files)
-    }
+    let store = makeStore(files: files)
     store.exhaustivity = .off(showSkippedAssertions: false)
     files.write(try JSONEncoder().encode(Stats.counted(to: 4)), to: Self.statsURL)
     await store.send(.selectTab(.profile)) {
       $0.currentTab = .profile
     }
     #expect(store.state.profile.stats.count == 4)
+  }
+}
+
+extension SharedStateFileStorageTests {
+  /// A store whose `.fileStorage` keys keep their files in `files`.
+  private func makeStore(
+    files: InMemoryFileSystem, reporter: TestReporter = .automatic
+  ) -> TestStore<SharedStateTabs.State, SharedStateTabs.Action> {
+    TestStore(
+      initialState: SharedStateTabs.State(stats: .fileStorage(Self.statsURL)), reducer: { SharedStateTabs() },
+      withDependencies: { $0.defaultFileStorage = .inMemory(files) }, reporter: reporter)
   }
 }
 

@@ -2,51 +2,13 @@ import Testing
 import Unidirectional
 import UnidirectionalTesting
 
-/// TCA's `SharedStateInMemoryTests` (case studies), ported: a `@MainActor` Swift Testing suite in Swift 6 mode, as
-/// TCA apps write theirs. A change to shared state is asserted in the closure of the action that made it, through
-/// the projected value: `$0.counter.$stats.withLock { $0.increment() }`.
+/// Two tabs holding one in-memory value (TCA's in-memory case study; its own three tests are in
+/// `SharedStateCaseStudyTests`): either tab may assert the change, and a change left unasserted fails showing every
+/// place in the state that holds the value.
 @MainActor
 @Suite struct SharedStateInMemoryTests {
-  @Test func tabSelection() async {
-    let store = TestStore(initialState: SharedStateTabs.State(stats: .inMemory("stats"))) {
-      SharedStateTabs()
-    }
-    await store.send(.selectTab(.profile)) {
-      $0.currentTab = .profile
-    }
-    await store.send(.selectTab(.counter)) {
-      $0.currentTab = .counter
-    }
-  }
-
-  @Test func sharedCounts() async {
-    let store = TestStore(initialState: SharedStateTabs.State(stats: .inMemory("stats"))) {
-      SharedStateTabs()
-    }
-    await store.send(.counter(.incrementButtonTapped)) {
-      $0.counter.$stats.withLock { $0.increment() }
-    }
-    await store.send(.counter(.decrementButtonTapped)) {
-      $0.counter.$stats.withLock { $0.decrement() }
-    }
-    await store.send(.profile(.resetStatsButtonTapped)) {
-      $0.profile.$stats.withLock { $0 = Stats() }
-    }
-  }
-
-  @Test func alert() async {
-    let store = TestStore(initialState: SharedStateTabs.State(stats: .inMemory("stats"))) {
-      SharedStateTabs()
-    }
-    await store.send(.counter(.isPrimeButtonTapped)) {
-      $0.counter.alert = AlertState(title: "👎 The number 0 is not prime :(")
-    }
-  }
-
   @Test func theProfileTabShowsTheCountersChangeAndEitherMayAssertIt() async {
-    let store = TestStore(initialState: SharedStateTabs.State(stats: .inMemory("stats"))) {
-      SharedStateTabs()
-    }
+    let store = TestStore(initialState: SharedStateTabs.State(stats: .inMemory("stats"))) { SharedStateTabs() }
     await store.send(.counter(.incrementButtonTapped)) {
       // The tabs hold one value: asserting it through the profile tab asserts the counter's too.
       $0.profile.$stats.withLock { $0.increment() }

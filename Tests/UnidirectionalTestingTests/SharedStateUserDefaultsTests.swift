@@ -3,48 +3,11 @@ import Testing
 import Unidirectional
 import UnidirectionalTesting
 
-/// TCA's `SharedStateUserDefaultsTests` (case studies), ported. TCA's case study keeps a plain `Int` count in user
-/// defaults; here the tabs share the same `Stats` as the other two case studies, stored as JSON data (`Codable`
-/// values are supported by `.appStorage`). Each test has defaults of its own, and a write to them from outside the
-/// store is, like a file change, a state change to assert.
+/// Two tabs holding one value in user defaults (TCA's user-defaults case study; its own three tests are in
+/// `SharedStateCaseStudyTests`): each test has defaults of its own, and a write to them from outside the store is,
+/// like a file change, a state change to assert.
 @MainActor
 @Suite struct SharedStateUserDefaultsTests {
-  @Test func tabSelection() async {
-    let store = TestStore(initialState: SharedStateTabs.State(stats: .appStorage("stats"))) {
-      SharedStateTabs()
-    }
-    await store.send(.selectTab(.profile)) {
-      $0.currentTab = .profile
-    }
-    await store.send(.selectTab(.counter)) {
-      $0.currentTab = .counter
-    }
-  }
-
-  @Test func sharedCounts() async {
-    let store = TestStore(initialState: SharedStateTabs.State(stats: .appStorage("stats"))) {
-      SharedStateTabs()
-    }
-    await store.send(.counter(.incrementButtonTapped)) {
-      $0.counter.$stats.withLock { $0.increment() }
-    }
-    await store.send(.counter(.decrementButtonTapped)) {
-      $0.counter.$stats.withLock { $0.decrement() }
-    }
-    await store.send(.profile(.resetStatsButtonTapped)) {
-      $0.profile.$stats.withLock { $0 = Stats() }
-    }
-  }
-
-  @Test func alert() async {
-    let store = TestStore(initialState: SharedStateTabs.State(stats: .appStorage("stats"))) {
-      SharedStateTabs()
-    }
-    await store.send(.counter(.isPrimeButtonTapped)) {
-      $0.counter.alert = AlertState(title: "👎 The number 0 is not prime :(")
-    }
-  }
-
   @Test func aChangeIsWrittenToTheTestsOwnDefaults() async throws {
     let store = TestStore(initialState: SharedStateTabs.State(stats: .appStorage("stats"))) {
       SharedStateTabs()

@@ -8,31 +8,13 @@ import Testing
   @Test func plainValuesAreEqualWhenTheirValuesAre() {
     @Shared(value: 0) var lhs
     @Shared(value: 0) var rhs
-    #expect(lhs == rhs)
-    #expect($lhs == $rhs)
-
-    $lhs.withLock { $0 += 1 }
-    #expect(lhs != rhs)
-    #expect($lhs != $rhs)
-
-    $rhs.withLock { $0 += 1 }
-    #expect(lhs == rhs)
-    #expect($lhs == $rhs)
+    expectEqualityToFollowTheValues($lhs, $rhs)
   }
 
   @Test func aPersistedValueComparesWithAPlainOne() {
     @Shared(value: 0) var lhs
     @Shared(.inMemory("rhs")) var rhs = 0
-    #expect(lhs == rhs)
-    #expect($lhs == $rhs)
-
-    $lhs.withLock { $0 += 1 }
-    #expect(lhs != rhs)
-    #expect($lhs != $rhs)
-
-    $rhs.withLock { $0 += 1 }
-    #expect(lhs == rhs)
-    #expect($lhs == $rhs)
+    expectEqualityToFollowTheValues($lhs, $rhs)
   }
 
   @Test func readersComputedFromOneValueCompareByWhatTheyCompute() {
@@ -60,5 +42,19 @@ import Testing
     #expect($appStorageCount == $fileStorageCount)
     #expect($fileStorageCount == $inMemoryCount)
     #expect($inMemoryCount == count)
+  }
+
+  /// Two shared values, both 0: equal, unequal once one changes, equal again once the other does.
+  private func expectEqualityToFollowTheValues(_ lhs: Shared<Int>, _ rhs: Shared<Int>) {
+    #expect(lhs.wrappedValue == rhs.wrappedValue)
+    #expect(lhs == rhs)
+
+    lhs.withLock { $0 += 1 }
+    #expect(lhs.wrappedValue != rhs.wrappedValue)
+    #expect(lhs != rhs)
+
+    rhs.withLock { $0 += 1 }
+    #expect(lhs.wrappedValue == rhs.wrappedValue)
+    #expect(lhs == rhs)
   }
 }

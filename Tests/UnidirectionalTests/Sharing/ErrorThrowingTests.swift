@@ -29,16 +29,7 @@ import Testing
   }
 
   @Test func aFailedInitialLoadIsALoadError() {
-    struct Key: SharedReaderKey {
-      let id = UUID()
-      func load(context: LoadContext<Int>, continuation: LoadContinuation<Int>) {
-        continuation.resume(throwing: LoadError())
-      }
-      func subscribe(context: LoadContext<Int>, subscriber: SharedSubscriber<Int>) -> SharedSubscription {
-        SharedSubscription {}
-      }
-    }
-    @SharedReader(Key()) var count = 0
+    @SharedReader(FailingLoadKey()) var count = 0
     #expect($count.loadError is LoadError)
     #expect(count == 0)
   }
@@ -65,17 +56,8 @@ import Testing
   }
 
   @Test func requiringAValueThrowsTheKeysError() async {
-    struct Key: SharedReaderKey {
-      let id = UUID()
-      func load(context: LoadContext<Int>, continuation: LoadContinuation<Int>) {
-        continuation.resume(throwing: LoadError())
-      }
-      func subscribe(context: LoadContext<Int>, subscriber: SharedSubscriber<Int>) -> SharedSubscription {
-        SharedSubscription {}
-      }
-    }
     await #expect(throws: LoadError.self) {
-      try await SharedReader(require: Key())
+      try await SharedReader(require: FailingLoadKey())
     }
   }
 
@@ -187,6 +169,17 @@ import Testing
 
     key.continuation.value?.resume()
     #expect($count.saveError == nil)
+  }
+}
+
+/// A key whose loads fail.
+private struct FailingLoadKey: SharedReaderKey {
+  let id = UUID()
+  func load(context: LoadContext<Int>, continuation: LoadContinuation<Int>) {
+    continuation.resume(throwing: ErrorThrowingTests.LoadError())
+  }
+  func subscribe(context: LoadContext<Int>, subscriber: SharedSubscriber<Int>) -> SharedSubscription {
+    SharedSubscription {}
   }
 }
 

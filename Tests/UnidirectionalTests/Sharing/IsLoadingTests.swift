@@ -47,20 +47,8 @@ import Testing
   }
 
   @Test func aSubscriptionMaySayItIsLoadingAndThenYieldAValue() {
-    struct Key: SharedReaderKey {
-      let id = UUID()
-      let work: PendingWork
-      func load(context: LoadContext<Int>, continuation: LoadContinuation<Int>) {
-        continuation.resumeReturningInitialValue()
-      }
-      func subscribe(context: LoadContext<Int>, subscriber: SharedSubscriber<Int>) -> SharedSubscription {
-        subscriber.yieldLoading()
-        work.schedule { subscriber.yield(42) }
-        return SharedSubscription {}
-      }
-    }
     let work = PendingWork()
-    @SharedReader(Key(work: work)) var value = 0
+    @SharedReader(LoadingSubscriptionKey(work: work) { $0.yield(42) }) var value = 0
     #expect($value.isLoading == true)
     work.run()
     #expect($value.isLoading == false)
@@ -68,23 +56,29 @@ import Testing
   }
 
   @Test func aSubscriptionMaySayItStoppedLoading() {
-    struct Key: SharedReaderKey {
-      let id = UUID()
-      let work: PendingWork
-      func load(context: LoadContext<Int>, continuation: LoadContinuation<Int>) {
-        continuation.resumeReturningInitialValue()
-      }
-      func subscribe(context: LoadContext<Int>, subscriber: SharedSubscriber<Int>) -> SharedSubscription {
-        subscriber.yieldLoading()
-        work.schedule { subscriber.yieldLoading(false) }
-        return SharedSubscription {}
-      }
-    }
     let work = PendingWork()
-    @SharedReader(Key(work: work)) var value = 0
+    @SharedReader(LoadingSubscriptionKey(work: work) { $0.yieldLoading(false) }) var value = 0
     #expect($value.isLoading == true)
     work.run()
     #expect($value.isLoading == false)
+    #expect(value == 0)
+  }
+}
+
+/// A key with nothing stored whose subscription says it is loading, then, once the pending work runs, does `then`.
+private struct LoadingSubscriptionKey: SharedReaderKey {
+  let id = UUID()
+  let work: PendingWork
+  let then: @Sendable (SharedSubscriber<Int>) -> Void
+
+  func load(context: LoadContext<Int>, continuation: LoadContinuation<Int>) {
+    continuation.resumeReturningInitialValue()
+  }
+
+  func subscribe(context: LoadContext<Int>, subscriber: SharedSubscriber<Int>) -> SharedSubscription {
+    subscriber.yieldLoading()
+    work.schedule { then(subscriber) }
+    return SharedSubscription {}
   }
 }
 

@@ -10,40 +10,19 @@ import Testing
 @Suite struct ObservationTests {
   @Test func aPlainSharedValueIsObservable() async {
     @Shared(value: 0) var count: Int
-    await confirmation { confirm in
-      withObservationTracking {
-        _ = count
-      } onChange: {
-        confirm()
-      }
-      $count.withLock { $0 += 1 }
-    }
+    await expectObservers(reading: { _ = count }, toLearnOf: { $count.withLock { $0 += 1 } })
   }
 
   @Test func aPersistedSharedValueIsObservable() async {
     @Shared(.inMemory("count")) var count = 0
-    await confirmation { confirm in
-      withObservationTracking {
-        _ = count
-      } onChange: {
-        confirm()
-      }
-      $count.withLock { $0 += 1 }
-    }
+    await expectObservers(reading: { _ = count }, toLearnOf: { $count.withLock { $0 += 1 } })
   }
 
   @Test func aReaderIsObservableThroughItsSource() async {
     @Shared(value: 0) var count
     @SharedReader var isZero: Bool
     _isZero = $count.read { $0 == 0 }
-    await confirmation { confirm in
-      withObservationTracking {
-        _ = isZero
-      } onChange: {
-        confirm()
-      }
-      $count.withLock { $0 += 1 }
-    }
+    await expectObservers(reading: { _ = isZero }, toLearnOf: { $count.withLock { $0 += 1 } })
   }
 
   @Test func aChangeFromStorageIsObservable() async throws {
@@ -54,14 +33,7 @@ import Testing
     } operation: {
       Shared(wrappedValue: 0, .fileStorage(url))
     }
-    await confirmation { confirm in
-      withObservationTracking {
-        _ = count.wrappedValue
-      } onChange: {
-        confirm()
-      }
-      files.write(Data("1".utf8), to: url)
-    }
+    await expectObservers(reading: { _ = count.wrappedValue }, toLearnOf: { files.write(Data("1".utf8), to: url) })
     #expect(count.wrappedValue == 1)
   }
 
@@ -74,15 +46,17 @@ import Testing
     } operation: {
       Shared(wrappedValue: 0, .fileStorage(url))
     }
-    await confirmation(expectedCount: 0) { confirm in
-      withObservationTracking {
-        _ = count.wrappedValue
-      } onChange: {
-        confirm()
-      }
-      // The same number, spelled differently: new bytes, but an equal value.
-      files.write(Data(" 1 ".utf8), to: url)
-    }
+    // The same number, spelled differently: new bytes, but an equal value.
+    await expectObservers(
+      reading: { _ = count.wrappedValue }, toLearnOf: { files.write(Data(" 1 ".utf8), to: url) }, times: 0)
     #expect(count.wrappedValue == 1)
+  }
+
+  /// Confirms that an observer that read what `read` reads learns of `change`, `times` times.
+  private func expectObservers(reading read: () -> Void, toLearnOf change: () -> Void, times: Int = 1) async {
+    await confirmation(expectedCount: times) { confirm in
+      withObservationTracking(read) { confirm() }
+      change()
+    }
   }
 }
