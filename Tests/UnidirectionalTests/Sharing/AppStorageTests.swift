@@ -187,4 +187,20 @@ import Testing
         })
     }
   }
+
+  /// TCA's `testReEntrantSharedSubscriptionDependencyResolution`, without its real-time sleep: a dependency whose
+  /// initializer writes the defaults, resolved on another task while a shared value follows the key.
+  @Test func aWriteMadeByADependencysInitializerOnAnotherTaskIsFollowed() async {
+    struct Client: TestDependencyKey, Sendable {
+      init() { DependencyValues.current.defaultAppStorage.set(42, forKey: "count") }
+      static var testValue: Client { Client() }
+    }
+    @Shared(.appStorage("count")) var count = 0
+    await Task {
+      @Dependency(Client.self) var client
+      _ = client
+    }
+    .value
+    #expect(count == 42)
+  }
 }
