@@ -30,7 +30,9 @@ final class PersistentReference<Key: SharedReaderKey>: RootReference<Key.Value>,
     }
     subscription = key.subscribe(
       context: loadsInitialValue ? .initialValue(initialValue) : .userInitiated,
-      subscriber: SharedSubscriber(callback: callback))
+      subscriber: SharedSubscriber(callback: callback) { [weak self] isLoading in
+        self?.status.withLock { $0.isLoading = isLoading }
+      })
   }
 
   deinit {
@@ -95,6 +97,7 @@ final class PersistentReference<Key: SharedReaderKey>: RootReference<Key.Value>,
 
   override func save() async throws {
     guard let save = status.withLock({ $0.save }) else { return }
+    status.withLock { $0.saveError = nil }
     let key = key
     let value = self.value
     do {
@@ -108,11 +111,16 @@ final class PersistentReference<Key: SharedReaderKey>: RootReference<Key.Value>,
     }
   }
 
+  /// A stored value is what the storage holds now: it clears a load error too (the file that could not be decoded
+  /// was just overwritten), as in swift-sharing.
   private func recordSave(_ result: Result<Void, any Error>) {
     status.withLock { status in
       switch result {
-      case .success: status.saveError = nil
-      case let .failure(error): status.saveError = error
+      case .success:
+        status.saveError = nil
+        status.loadError = nil
+      case let .failure(error):
+        status.saveError = error
       }
     }
   }

@@ -19,6 +19,13 @@ class RootReference<Value>: WritableReference<Value>, @unchecked Sendable {
   /// What observers register with: a plain class, so that registering a read involves no generic metadata (a key
   /// path into this generic class would be instantiated anew at each read: ~10,000 instructions).
   private let observable = ObservableValue()
+  /// How many changes were made through ``withLock(_:)``. Guarded by `lock`.
+  private var changeCount: UInt64 = 0
+  /// The number of the last change handed to ``didChange(to:)``. Guarded by `saveLock`, which orders the hand-offs:
+  /// two threads that change the value one after the other may reach the key in the other order once the value's
+  /// lock is released, and the older change must not be saved last.
+  private var savedChangeCount: UInt64 = 0
+  private let saveLock = RecursiveLock()
 
   init(value: Value) {
     storage = .allocate(capacity: 1)
@@ -38,7 +45,9 @@ class RootReference<Value>: WritableReference<Value>, @unchecked Sendable {
   override var root: AnyObject { self }
 
   override func snapshot(in tracker: SharedChangeTracker) -> Value? {
-    tracker.snapshot(of: self) as? Value
+    // Unwrapped first: `nil as? Value` succeeds, with nil, when `Value` is an optional.
+    guard let snapshot = tracker.snapshot(of: self) else { return nil }
+    return snapshot as? Value
   }
 
   override func takeSnapshot(_ value: Value, in tracker: SharedChangeTracker) {
@@ -52,19 +61,24 @@ class RootReference<Value>: WritableReference<Value>, @unchecked Sendable {
   override func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
     let tracker = SharedChangeTracker.inCurrentContext
     return try mutating {
-      let (result, newValue) = try lock.withLock { () throws -> (R, Value?) in
+      let (result, change) = try lock.withLock { () throws -> (R, (value: Value, number: UInt64)?) in
         tracker?.track(self, before: storage.pointee)
         let result = try body(&storage.pointee)
-        return (result, savesChanges ? storage.pointee : nil)
+        guard savesChanges else { return (result, nil) }
+        changeCount += 1
+        return (result, (storage.pointee, changeCount))
       }
-      if let newValue { didChange(to: newValue) }
+      if let change { save(change.value, change: change.number) }
       return result
     }
   }
 
   /// Replaces the value with one that came from outside the program's own changes (its persistence strategy
   /// loaded it, the file changed on disk): it is not saved back, and every watching test store records it.
+  /// A value equal to the current one changes nothing: observers are not told, and no test store records a change
+  /// (a key may yield what it already holds: `UserDefaults` announces a change to any of its keys).
   func replaceFromStorage(_ newValue: Value) {
+    if lock.withLock({ isKnownEqual(storage.pointee, newValue) }) { return }
     mutating {
       lock.withLock {
         for watcher in watchers { watcher.tracker?.track(self, before: storage.pointee) }
@@ -81,10 +95,21 @@ class RootReference<Value>: WritableReference<Value>, @unchecked Sendable {
     }
   }
 
+  /// Hands change `number` to ``didChange(to:)``, unless a later change was handed over already: that one holds
+  /// this one too, and saving this one after it would leave the storage with the older value.
+  private func save(_ value: Value, change number: UInt64) {
+    saveLock.withLock {
+      guard number > savedChangeCount else { return }
+      savedChangeCount = number
+      didChange(to: value)
+    }
+  }
+
   /// Whether a change is handed to ``didChange(to:)`` (a persisted value saves it).
   var savesChanges: Bool { false }
 
-  /// Called after each change made through ``withLock(_:)``, outside the lock.
+  /// Called after each change made through ``withLock(_:)``, outside the value's lock, in the order of the changes
+  /// (a change older than one already handed over is skipped).
   func didChange(to value: Value) {}
 
   override var description: String { "value: \(describe(value))" }
@@ -131,4 +156,11 @@ final class ObservableValue: Sendable {
 
 private struct WeakTracker {
   weak var tracker: SharedChangeTracker?
+}
+
+/// Whether `lhs` and `rhs` are equal, for a type that is `Equatable`; false when it is not.
+func isKnownEqual<T>(_ lhs: T, _ rhs: T) -> Bool {
+  guard let lhs = lhs as? any Equatable else { return false }
+  func open<E: Equatable>(_ lhs: E) -> Bool { lhs == rhs as? E }
+  return open(lhs)
 }

@@ -66,6 +66,27 @@ final class SharingScope: @unchecked Sendable {
 
   private static func temporaryDefaults() -> UserDefaults {
     let suite = "unidirectional.sharing.\(UUID().uuidString)"
-    return UserDefaults(suiteName: suite) ?? .standard
+    #if canImport(Darwin)
+      return UserDefaults(suiteName: suite) ?? .standard
+    #else
+      return NotifyingUserDefaults(suiteName: suite) ?? .standard
+    #endif
   }
 }
+
+#if !canImport(Darwin)
+  /// Defaults that announce each change, as Apple's `UserDefaults` does and swift-corelibs-foundation's does not: so
+  /// that a test (or preview) that writes to its defaults directly, as another part of an app would, is seen by the
+  /// `.appStorage` values that read the key.
+  private final class NotifyingUserDefaults: UserDefaults {
+    override func set(_ value: Any?, forKey key: String) {
+      super.set(value, forKey: key)
+      NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: self)
+    }
+
+    override func removeObject(forKey key: String) {
+      super.removeObject(forKey: key)
+      NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: self)
+    }
+  }
+#endif

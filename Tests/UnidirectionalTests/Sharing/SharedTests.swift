@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Observation
 import Testing
@@ -54,6 +55,9 @@ import Testing
     _isZero = $count.read { $0 == 0 }
     #expect(isZero)
     $count.withLock { $0 += 1 }
+    #expect(!isZero)
+    // Pointing the property at another shared value leaves readers computed earlier on the first.
+    $count = Shared(value: 0)
     #expect(!isZero)
   }
 
@@ -192,5 +196,119 @@ import Testing
     let first = try #require(Shared($users[id: 1]))
     $users.withLock { _ = $0.remove(id: first.id) }
     #expect(users.ids == [2])
+  }
+
+  // MARK: The rest of swift-sharing's SharedTests, and TCA's (1.x) that need no Combine
+
+  @Test func sharedValuesNestInsideSharedValues() {
+    struct C: Equatable, Sendable {}
+    struct B: Sendable {
+      @Shared(.inMemory("c")) var c = C()
+    }
+    struct A: Sendable {
+      @Shared(.inMemory("b")) var b = B()
+    }
+    let a = A()
+    #expect(a.b.c == C())
+  }
+
+  /// swift-sharing paced this with sleeps; semaphores force the same interleaving: one task is computing the initial
+  /// value of a key while another resolves a dependency whose initializer uses the same key. Neither waits for the
+  /// other's lock, and both end up with the one value.
+  @Test func aKeyUsedByADependencysInitializerWhileAnotherTaskCreatesItIsOneValue() async {
+    struct Counter: TestDependencyKey, Sendable {
+      @Shared(.inMemory("count")) var count = 0
+      init() { $count.withLock { $0 += 1 } }
+      static var testValue: Counter { Counter() }
+    }
+    let computingInitialValue = DispatchSemaphore(value: 0)
+    let resolvedDependency = DispatchSemaphore(value: 0)
+    let a = Task {
+      guard computingInitialValue.wait(timeout: .now() + 10) == .success else { return -1 }
+      @Dependency(Counter.self) var counter
+      defer { resolvedDependency.signal() }
+      return counter.count
+    }
+    let b = Task {
+      @Shared(.inMemory("count")) var count: Int = {
+        computingInitialValue.signal()
+        _ = resolvedDependency.wait(timeout: .now() + 10)
+        return 2
+      }()
+      return count
+    }
+    #expect(await a.value == 1)
+    #expect(await b.value == 1, "the value the dependency made, not the initial value computed meanwhile")
+  }
+
+  @Test func aDefaultKeyDescribesItsBaseKey() {
+    @Shared(AppStorageKey.Default[.appStorage("count"), default: 0]) var count
+    #expect($count.description == #"Shared<Int>(.appStorage("count"))"#)
+    #expect(SharedReader($count).description == #"SharedReader<Int>(.appStorage("count"))"#)
+
+    @Shared(AppStorageKey.Default[.appStorage("count"), default: 0]) var withInitialValue = 0
+    #expect($withInitialValue.description == #"Shared<Int>(.appStorage("count"))"#)
+  }
+
+  @Test func stateDumpsEachSharedValueInFullEvenWhenTwoShareOneRoot() {
+    // swift-sharing's dump marks shared references (`#1 0`) and abbreviates a root dumped twice; state here dumps
+    // as plain values, so a shared value held twice reads in full both times.
+    struct Stats: Equatable, Sendable {
+      var count = 0
+    }
+    struct State {
+      @Shared var count: Int
+      @Shared var stats: Stats
+    }
+    @Shared(value: Stats()) var stats
+    #expect(
+      customDump(State(count: $stats.count, stats: $stats)) == """
+        SharedTests.State(
+          count: 0,
+          stats: SharedTests.Stats(
+            count: 0
+          )
+        )
+        """)
+  }
+
+  @Test func aNestedSharedValueDumpsAsItsValue() {
+    struct Stats: Equatable, Sendable {
+      var count = 0
+    }
+    struct Profile: Equatable, Sendable {
+      @Shared var stats: Stats
+    }
+    @Shared(value: Profile(stats: Shared(value: Stats()))) var profile
+    #expect(
+      customDump(profile) == """
+        SharedTests.Profile(
+          stats: SharedTests.Stats(
+            count: 0
+          )
+        )
+        """)
+    #expect(customDump(profile.$stats.count.wrappedValue) == "0")
+  }
+
+  @Test func elementsOfASharedCollectionFollowTheirElementThroughMoves() throws {
+    @Shared(value: IdentifiedArrayOf<User>([User(name: "", id: 1), User(name: "", id: 2)])) var users
+    let elements = Array($users)
+    let first = try #require(elements.first)
+    let second = try #require(elements.last)
+
+    first.withLock { $0.name = "Blob" }
+    second.withLock { $0.name = "Blob Jr" }
+    #expect(first.wrappedValue == User(name: "Blob", id: 1))
+    #expect(second.wrappedValue == User(name: "Blob Jr", id: 2))
+    #expect(users.elements == [User(name: "Blob", id: 1), User(name: "Blob Jr", id: 2)])
+
+    $users.withLock { $0.swapAt(0, 1) }
+    #expect(first.wrappedValue == User(name: "Blob", id: 1))
+    #expect(users.elements == [User(name: "Blob Jr", id: 2), User(name: "Blob", id: 1)])
+
+    first.withLock { $0.name += ", M.D." }
+    second.withLock { $0.name += ", Esq." }
+    #expect(users.elements == [User(name: "Blob Jr, Esq.", id: 2), User(name: "Blob, M.D.", id: 1)])
   }
 }

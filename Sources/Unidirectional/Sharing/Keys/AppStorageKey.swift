@@ -8,8 +8,9 @@ extension SharedReaderKey {
   /// @Shared(.appStorage("hasSeenOnboarding")) var hasSeenOnboarding = false
   /// ```
   ///
-  /// Supports `Bool`, `Int`, `Double`, `String`, `URL`, `Data`, `Date`, `RawRepresentable` values whose raw value is
-  /// an `Int` or a `String`, and optionals of each.
+  /// Supports `Bool`, `Int`, `Double`, `String`, `[String]`, `URL`, `Data`, `Date`, `RawRepresentable` values whose
+  /// raw value is an `Int` or a `String`, any other `Codable` value (stored as JSON data), and optionals of each. The
+  /// initial value is written to the defaults when they hold nothing for `key`, as swift-sharing does.
   public static func appStorage(_ key: String, store: UserDefaults? = nil) -> Self
   where Self == AppStorageKey<Bool> { AppStorageKey(key, store, .plain) }
 
@@ -23,6 +24,9 @@ extension SharedReaderKey {
   where Self == AppStorageKey<String> { AppStorageKey(key, store, .plain) }
 
   public static func appStorage(_ key: String, store: UserDefaults? = nil) -> Self
+  where Self == AppStorageKey<[String]> { AppStorageKey(key, store, .stringArray) }
+
+  public static func appStorage(_ key: String, store: UserDefaults? = nil) -> Self
   where Self == AppStorageKey<Data> { AppStorageKey(key, store, .plain) }
 
   public static func appStorage(_ key: String, store: UserDefaults? = nil) -> Self
@@ -30,6 +34,10 @@ extension SharedReaderKey {
 
   public static func appStorage(_ key: String, store: UserDefaults? = nil) -> Self
   where Self == AppStorageKey<URL> { AppStorageKey(key, store, .url) }
+
+  @_disfavoredOverload
+  public static func appStorage<Value: Codable & Sendable>(_ key: String, store: UserDefaults? = nil) -> Self
+  where Self == AppStorageKey<Value> { AppStorageKey(key, store, .json()) }
 
   public static func appStorage<Value: RawRepresentable & Sendable>(_ key: String, store: UserDefaults? = nil) -> Self
   where Value.RawValue == Int, Self == AppStorageKey<Value> { AppStorageKey(key, store, .rawValue()) }
@@ -50,6 +58,9 @@ extension SharedReaderKey {
   where Self == AppStorageKey<String?> { AppStorageKey(key, store, .optional(.plain)) }
 
   public static func appStorage(_ key: String, store: UserDefaults? = nil) -> Self
+  where Self == AppStorageKey<[String]?> { AppStorageKey(key, store, .optional(.stringArray)) }
+
+  public static func appStorage(_ key: String, store: UserDefaults? = nil) -> Self
   where Self == AppStorageKey<Data?> { AppStorageKey(key, store, .optional(.plain)) }
 
   public static func appStorage(_ key: String, store: UserDefaults? = nil) -> Self
@@ -57,6 +68,10 @@ extension SharedReaderKey {
 
   public static func appStorage(_ key: String, store: UserDefaults? = nil) -> Self
   where Self == AppStorageKey<URL?> { AppStorageKey(key, store, .optional(.url)) }
+
+  @_disfavoredOverload
+  public static func appStorage<Value: Codable & Sendable>(_ key: String, store: UserDefaults? = nil) -> Self
+  where Self == AppStorageKey<Value?> { AppStorageKey(key, store, .optional(.json())) }
 
   public static func appStorage<Value: RawRepresentable & Sendable>(_ key: String, store: UserDefaults? = nil) -> Self
   where Value.RawValue == Int, Self == AppStorageKey<Value?> { AppStorageKey(key, store, .optional(.rawValue())) }
@@ -81,16 +96,26 @@ public struct AppStorageKey<Value: Sendable>: SharedKey, CustomStringConvertible
     if let value = store.read() {
       continuation.resume(returning: value)
     } else {
+      if let initialValue = context.initialValue { store.write(initialValue) }
       continuation.resumeReturningInitialValue()
     }
   }
 
+  /// Follows writes of others to the key: `UserDefaults` posts `didChangeNotification` for a change to any key of
+  /// the store (Apple platforms; elsewhere the test and preview stores post it, `.standard` does not), so a
+  /// notification counts only when this key's stored object changed, and never for the key's own writes.
   public func subscribe(context: LoadContext<Value>, subscriber: SharedSubscriber<Value>) -> SharedSubscription {
-    // Another writer of the same defaults (where `UserDefaults` posts the notification: Apple platforms).
     let store = store
+    let lastSeen = LockIsolated(StoredObject(store.object()))
     let observer = NotificationCenter.default.addObserver(
       forName: UserDefaults.didChangeNotification, object: store.store, queue: nil
     ) { _ in
+      let current = StoredObject(store.object())
+      let changed = lastSeen.withLock { lastSeen in
+        defer { lastSeen = current }
+        return lastSeen != current
+      }
+      guard changed, !AppStorageWrites.isWriting else { return }
       if let value = store.read() { subscriber.yield(value) } else { subscriber.yieldReturningInitialValue() }
     }
     let token = ObserverToken(observer)
@@ -119,6 +144,23 @@ struct AppStorageCoding<Value>: @unchecked Sendable {
   /// A property-list value stored as itself.
   static var plain: Self {
     Self(read: { $0.object(forKey: $1) as? Value }, write: { $0.set($2, forKey: $1) })
+  }
+}
+
+extension AppStorageCoding where Value == [String] {
+  static var stringArray: Self {
+    Self(read: { $0.stringArray(forKey: $1) }, write: { $0.set($2, forKey: $1) })
+  }
+}
+
+extension AppStorageCoding where Value: Codable & Sendable {
+  /// Any other `Codable` value, stored as its JSON data; data that does not decode reads as no value.
+  static func json() -> Self {
+    Self(
+      read: { store, key in store.data(forKey: key).flatMap { try? JSONDecoder().decode(Value.self, from: $0) } },
+      write: { store, key, value in
+        if let data = try? JSONEncoder().encode(value) { store.set(data, forKey: key) }
+      })
   }
 }
 
@@ -156,8 +198,34 @@ private final class StoreBox<Value>: @unchecked Sendable {
     self.key = key
     self.coding = coding
   }
+  func object() -> Any? { store.object(forKey: key) }
   func read() -> Value? { store.object(forKey: key) == nil ? nil : coding.read(store, key) }
-  func write(_ value: Value) { coding.write(store, key, value) }
+  /// Writes `value`; the change notification this posts is not news to the key's own subscriptions.
+  func write(_ value: Value) {
+    AppStorageWrites.$isWriting.withValue(true) { coding.write(store, key, value) }
+  }
+}
+
+private enum AppStorageWrites {
+  /// Whether an app storage key is writing on this thread (`UserDefaults` posts its notification synchronously).
+  @TaskLocal static var isWriting = false
+}
+
+/// What `UserDefaults` holds for a key, compared as plist objects (an object that cannot be compared counts as
+/// changed).
+private struct StoredObject: Equatable, @unchecked Sendable {
+  let object: Any?
+  init(_ object: Any?) { self.object = object }
+
+  static func == (lhs: Self, rhs: Self) -> Bool {
+    switch (lhs.object, rhs.object) {
+    case (nil, nil): return true
+    case let (lhs?, rhs?):
+      guard let lhs = lhs as? AnyHashable, let rhs = rhs as? AnyHashable else { return false }
+      return lhs == rhs
+    default: return false
+    }
+  }
 }
 
 private final class ObserverToken: @unchecked Sendable {

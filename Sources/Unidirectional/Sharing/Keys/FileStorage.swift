@@ -45,8 +45,13 @@ public struct FileStorage: Hashable, Sendable {
     FileStorage(kind: .fileSystem(debounce: debounce))
   }
 
-  /// Files in memory: the running test's own (the process's, outside tests). Written at once.
-  public static let inMemory = FileStorage(kind: .inMemory(nil, debounce: .zero))
+  /// A new, empty file system in memory, each time this is evaluated (as swift-sharing's `.inMemory`): two stores
+  /// given `.inMemory` never see each other's files. Written at once. (The default in tests and previews is the
+  /// running test's own files: every store of one test shares them, and no other test sees them.)
+  public static var inMemory: FileStorage { .inMemory(InMemoryFileSystem()) }
+
+  /// The running test's own files in memory (the process's, outside tests): the default in tests and previews.
+  static let scoped = FileStorage(kind: .inMemory(nil, debounce: .zero))
 
   /// The files of `fileSystem`, each change written at once, or coalesced over `debounce` on the `clock`
   /// dependency as on disk.
@@ -54,7 +59,7 @@ public struct FileStorage: Hashable, Sendable {
     FileStorage(kind: .inMemory(fileSystem, debounce: debounce))
   }
 
-  /// This storage, with ``inMemory`` resolved to the files it stands for now.
+  /// This storage, with ``scoped`` resolved to the files it stands for now.
   func resolved() -> FileStorage {
     if case let .inMemory(nil, debounce) = kind {
       return .inMemory(SharingScope.current.fileSystem, debounce: debounce)
@@ -107,8 +112,8 @@ public struct FileStorage: Hashable, Sendable {
 
 private enum DefaultFileStorageKey: DependencyKey {
   static let liveValue = FileStorage.fileSystem
-  static let previewValue = FileStorage.inMemory
-  static let testValue = FileStorage.inMemory
+  static let previewValue = FileStorage.scoped
+  static let testValue = FileStorage.scoped
 }
 
 extension DependencyValues {

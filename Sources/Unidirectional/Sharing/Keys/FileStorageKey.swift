@@ -43,6 +43,9 @@ public final class FileStorageKey<Value: Sendable>: SharedKey, CustomStringConve
     var cancelWindow: (@Sendable () -> Void)?
     /// What this key last wrote or read: a change notification that finds it in the file is this key's own.
     var lastSeen: Data?
+    /// Writes of ours under way: a notification meanwhile may find the file half-way (the old contents, before
+    /// the rename), so it is not news; our write replaces whatever is there.
+    var writesInProgress = 0
   }
 
   private let url: URL
@@ -106,10 +109,9 @@ public final class FileStorageKey<Value: Sendable>: SharedKey, CustomStringConve
           writes.pending = nil
           writes.continuations = []
         }
-        writes.lastSeen = data
         return writes.continuations
       }
-      let result = Result { try storage.write(data, to: url) }
+      let result = write(data)
       for continuation in waiting + [continuation] { continuation.resume(with: result) }
       return
     }
@@ -134,12 +136,20 @@ public final class FileStorageKey<Value: Sendable>: SharedKey, CustomStringConve
         writes.isWindowOpen = false
         writes.cancelWindow = nil
       }
-      if let pending = writes.pending { writes.lastSeen = pending }
       return (writes.pending, writes.continuations)
     }
     guard let data else { return }
-    let result = Result { try storage.write(data, to: url) }
+    let result = write(data)
     for continuation in waiting { continuation.resume(with: result) }
+  }
+
+  private func write(_ data: Data) -> Result<Void, any Error> {
+    writes.withLock {
+      $0.lastSeen = data
+      $0.writesInProgress += 1
+    }
+    defer { writes.withLock { $0.writesInProgress -= 1 } }
+    return Result { try storage.write(data, to: url) }
   }
 
   private func cancelWindow() {
@@ -153,10 +163,11 @@ public final class FileStorageKey<Value: Sendable>: SharedKey, CustomStringConve
     cancel?()
   }
 
-  /// The file may have changed: hands a change made by someone else to the shared value.
+  /// The file may have changed: hands a change made by someone else to the shared value. Someone else's change
+  /// wins over one of ours still waiting for its debounce window (as swift-sharing cancels its throttled write when
+  /// the file is deleted): the waiting write is dropped, so it does not overwrite what they wrote.
   private func fileChanged(_ subscriber: SharedSubscriber<Value>) {
-    // A change of ours waits to be written; it will replace whatever is there.
-    guard writes.withLock({ !$0.isWindowOpen }) else { return }
+    guard writes.withLock({ $0.writesInProgress == 0 }) else { return }
     let data: Data?
     do {
       data = try storage.read(url)
@@ -164,12 +175,19 @@ public final class FileStorageKey<Value: Sendable>: SharedKey, CustomStringConve
       subscriber.yield(throwing: error)
       return
     }
-    let isNew = writes.withLock { writes in
-      guard writes.lastSeen != data else { return false }
+    let (isNew, superseded) = writes.withLock { writes -> (Bool, [SaveContinuation]) in
+      // What we wrote last (its notification may arrive late, from the watcher's queue) is not news.
+      guard writes.lastSeen != data else { return (false, []) }
       writes.lastSeen = data
-      return true
+      defer {
+        writes.pending = nil
+        writes.continuations = []
+      }
+      return (true, writes.continuations)
     }
     guard isNew else { return }
+    cancelWindow()
+    for continuation in superseded { continuation.resume() }
     if let data, !data.isEmpty {
       subscriber.yield(with: Result { try decode(data) })
     } else {

@@ -24,7 +24,8 @@ public struct InMemoryKey<Value: Sendable>: SharedKey, CustomStringConvertible {
   public var id: InMemoryKeyID { InMemoryKeyID(key: key, storage: storage) }
 
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
-    if let value = storage.value(forKey: key) as? Value {
+    // Unwrapped first: `nil as? Value` succeeds, with nil, when `Value` is an optional.
+    if let stored = storage.value(forKey: key), let value = stored as? Value {
       continuation.resume(returning: value)
     } else {
       if let initialValue = context.initialValue { storage.setValue(initialValue, forKey: key) }

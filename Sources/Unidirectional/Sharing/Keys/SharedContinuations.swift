@@ -49,11 +49,20 @@ public struct SaveContinuation: Sendable {
 /// ```
 public struct SharedSubscriber<Value>: Sendable {
   let callback: @Sendable (Result<Value?, any Error>) -> Void
+  let onLoading: (@Sendable (Bool) -> Void)?
 
-  /// A subscriber that hands each result to `callback`.
-  public init(callback: @escaping @Sendable (Result<Value?, any Error>) -> Void) {
+  /// A subscriber that hands each result to `callback`, and each change of loading state to `onLoading`.
+  public init(
+    callback: @escaping @Sendable (Result<Value?, any Error>) -> Void,
+    onLoading: (@Sendable (Bool) -> Void)? = nil
+  ) {
     self.callback = callback
+    self.onLoading = onLoading
   }
+
+  /// The key started (or, with `false`, stopped) loading a new value: the shared value's `isLoading` says so until
+  /// the next value or error is yielded.
+  public func yieldLoading(_ isLoading: Bool = true) { onLoading?(isLoading) }
 
   /// The stored value is now `value`.
   public func yield(_ value: Value) { yield(with: .success(value)) }

@@ -116,6 +116,37 @@ extension SharedReader {
   }
 }
 
+/// The same initializers for a writable key, so that a key declared on `SharedKey` (`extension SharedKey where Self ==
+/// …`) is found by `@SharedReader(.key)` too (a lookup on `SharedReaderKey` does not see `SharedKey`'s extensions).
+extension SharedReader {
+  @_disfavoredOverload
+  public init(wrappedValue: @autoclosure () -> Value, _ key: some SharedKey<Value>) where Value: Sendable {
+    self.init(reference: SharingScope.current.reference(for: key, default: wrappedValue()))
+  }
+
+  @_disfavoredOverload
+  public init<Wrapped>(_ key: some SharedKey<Value>) where Value == Wrapped?, Value: Sendable {
+    self.init(wrappedValue: nil, key)
+  }
+
+  @_disfavoredOverload
+  public init<Key: SharedKey<Value>>(_ key: SharedKeyDefault<Key>) where Value: Sendable {
+    self.init(wrappedValue: key.initialValue, key.base)
+  }
+
+  @_disfavoredOverload
+  public init<Key: SharedKey<Value>>(wrappedValue: @autoclosure () -> Value, _ key: SharedKeyDefault<Key>)
+  where Value: Sendable {
+    self.init(wrappedValue: wrappedValue(), key.base)
+  }
+
+  @_disfavoredOverload
+  public init(require key: some SharedKey<Value>) async throws where Value: Sendable {
+    let value = try await loadRequired(key)
+    self.init(reference: SharingScope.current.reference(for: key, default: value, loadsInitialValue: false))
+  }
+}
+
 /// The error of `Shared(require:)` when the key holds no value.
 public struct SharedKeyHoldsNoValue: Error, CustomStringConvertible {
   /// The key that was read.
