@@ -20,6 +20,10 @@ public final class ImmediateClock: Clock, @unchecked Sendable {
 
   public func sleep(until deadline: TestClock.Instant, tolerance: Duration? = nil) async throws {
     try Task.checkCancellation()
+    // A sleep suspends, as swift-clocks' immediate clock's does: a timer loop on this clock lets other work (the
+    // actions it sends, a cancellation) in between its ticks instead of spinning.
+    await Task.yield()
+    try Task.checkCancellation()
     lock.withLock { _now = max(_now, deadline) }
   }
 }

@@ -7,7 +7,7 @@
 ///
 /// Locking: one recursive lock per value, held only while the value is read or changed, so a change may read the
 /// same shared value (or a view of it) again. Observers (`withObservationTracking`, SwiftUI) are told of a change
-/// before and after it, outside the lock.
+/// before it (with the lock held, so that one reading on another thread waits for the new value) and after it.
 class RootReference<Value>: WritableReference<Value>, @unchecked Sendable {
   private let lock = RecursiveLock()
   /// Guarded by `lock`. Behind a pointer, without exclusivity checks: a change may read the value it is changing
@@ -114,10 +114,15 @@ class RootReference<Value>: WritableReference<Value>, @unchecked Sendable {
 
   override var description: String { "value: \(describe(value))" }
 
+  /// Runs `body`, a change, telling observers before and after. The value's lock is held from before they are told
+  /// until the change is made: an observer told of it on another thread that reads the value right away waits for
+  /// the new one instead of reading the old.
   private func mutating<R>(_ body: () throws -> R) rethrows -> R {
-    observable.willChange()
     defer { observable.didChange() }
-    return try body()
+    return try lock.withLock {
+      observable.willChange()
+      return try body()
+    }
   }
 }
 
