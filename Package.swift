@@ -24,6 +24,7 @@ let package = Package(
     .library(name: "UnidirectionalActionLog", targets: ["UnidirectionalActionLog"]),
     .library(name: "UnidirectionalTesting", targets: ["UnidirectionalTesting"]),
     .library(name: "Features", targets: ["Features"]),
+    .library(name: "Reminders", targets: ["Reminders"]),
     .executable(name: "demo", targets: ["Demo"]),
     .executable(name: "unidirectional-bench", targets: ["UnidirectionalBench"]),
   ],
@@ -36,9 +37,12 @@ let package = Package(
     .target(name: "UnidirectionalTesting", dependencies: ["Unidirectional"], swiftSettings: settings),
     // The product's features, a folder each, with their clients (interface, test/preview values, live).
     .target(name: "Features", dependencies: ["Unidirectional"], swiftSettings: settings),
+    // The worked example of shared state, bindings and a sorted list: reminders kept in a JSON file.
+    .target(name: "Reminders", dependencies: ["Unidirectional"], swiftSettings: settings),
     // The headless demo host: `swift run demo`.
     .executableTarget(
-      name: "Demo", dependencies: ["Unidirectional", "UnidirectionalActionLog", "Features"], path: "Demos/Demo",
+      name: "Demo", dependencies: ["Unidirectional", "UnidirectionalActionLog", "Features", "Reminders"],
+      path: "Demos/Demo",
       swiftSettings: settings),
     // `swift run -c release unidirectional-bench`: every case next to its raw baseline, in one process.
     .executableTarget(
@@ -60,10 +64,13 @@ let package = Package(
       name: "FeaturesTests",
       dependencies: ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalTesting", "Features"],
       swiftSettings: testSettings),
+    .testTarget(
+      name: "RemindersTests", dependencies: ["Reminders", "Unidirectional", "UnidirectionalTesting"],
+      swiftSettings: testSettings),
     // Live clients against real servers on 127.0.0.1 that the tests start and stop themselves.
     .testTarget(
       name: "IntegrationTests",
-      dependencies: ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalTesting", "Features"],
+      dependencies: ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalTesting", "Features", "Reminders"],
       swiftSettings: testSettings),
   ],
   swiftLanguageModes: [.v6]

@@ -32,6 +32,7 @@ if !arguments.contains("--upload-only") && !arguments.contains("--resumable-only
   results += AnalyzeBenchmarks.all(arguments: arguments)  // --analyze: photo metadata of 1,000 JPEGs vs reading 64 KB
   results += await CoreBenchmarks.all(rounds: rounds)
   results += await SharingBenchmarks.all(rounds: rounds)
+  results += await ObservationBenchmarks.all(rounds: rounds)
   results += await InstrumentationBenchmarks.all(rounds: rounds)
   results += await ActionLogBenchmarks.all(rounds: rounds)
 }

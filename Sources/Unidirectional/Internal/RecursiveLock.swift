@@ -2,8 +2,9 @@ import Foundation
 
 /// A recursive mutex over a heap-allocated `pthread_mutex_t`: the lock of a shared value, which a thread may take
 /// again while it holds it (`$list.withLock { $0.remove(id: detail.id) }` reads `detail`, a view of `list`).
+@usableFromInline
 final class RecursiveLock: @unchecked Sendable {
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
   init() {
     mutex = .allocate(capacity: 1)
@@ -19,6 +20,9 @@ final class RecursiveLock: @unchecked Sendable {
     pthread_mutex_destroy(mutex)
     mutex.deallocate()
   }
+
+  @inlinable func lock() { pthread_mutex_lock(mutex) }
+  @inlinable func unlock() { pthread_mutex_unlock(mutex) }
 
   @inline(__always) func withLock<T>(_ body: () throws -> T) rethrows -> T {
     pthread_mutex_lock(mutex)

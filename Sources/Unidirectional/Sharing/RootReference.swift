@@ -8,17 +8,18 @@
 /// Locking: one recursive lock per value, held only while the value is read or changed, so a change may read the
 /// same shared value (or a view of it) again. Observers (`withObservationTracking`, SwiftUI) are told of a change
 /// before it (with the lock held, so that one reading on another thread waits for the new value) and after it.
+@usableFromInline
 class RootReference<Value>: WritableReference<Value>, @unchecked Sendable {
-  private let lock = RecursiveLock()
+  @usableFromInline let lock = RecursiveLock()
   /// Guarded by `lock`. Behind a pointer, without exclusivity checks: a change may read the value it is changing
   /// (through a view of it, on the same thread), which a stored property's dynamic exclusivity check would trap.
-  private let storage: UnsafeMutablePointer<Value>
+  @usableFromInline let storage: UnsafeMutablePointer<Value>
   /// Test stores that hold this value in their state: a change that comes from outside them (the file changed) is
   /// recorded in each, to be asserted like a state change. Guarded by `lock`.
   private var watchers: [WeakTracker] = []
   /// What observers register with: a plain class, so that registering a read involves no generic metadata (a key
   /// path into this generic class would be instantiated anew at each read: ~10,000 instructions).
-  private let observable = ObservableValue()
+  @usableFromInline let observable = ObservableValue()
   /// How many changes were made through ``withLock(_:)``. Guarded by `lock`.
   private var changeCount: UInt64 = 0
   /// The number of the last change handed to ``didChange(to:)``. Guarded by `saveLock`, which orders the hand-offs:
@@ -37,9 +38,15 @@ class RootReference<Value>: WritableReference<Value>, @unchecked Sendable {
     storage.deallocate()
   }
 
-  override var value: Value {
+  override var value: Value { read() }
+
+  /// The live value: what a `Shared` read inlines, specialized for its type (no value witness calls).
+  @inlinable
+  final func read() -> Value {
     observable.access()
-    return lock.withLock { storage.pointee }
+    lock.lock()
+    defer { lock.unlock() }
+    return storage.pointee
   }
 
   override var root: AnyObject { self }
@@ -127,12 +134,14 @@ class RootReference<Value>: WritableReference<Value>, @unchecked Sendable {
 }
 
 /// The observable stand-in of a shared value: observers register a read of `value` and are told of its changes.
+@usableFromInline
 final class ObservableValue: Sendable {
   #if canImport(Observation)
     private let registrar = ObservationRegistrar()
   #endif
 
   /// Registers a read with the observation tracking in progress on this thread, if any.
+  @usableFromInline
   func access() {
     #if canImport(Observation)
       registrar.access(self, keyPath: \.value)

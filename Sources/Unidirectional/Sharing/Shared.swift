@@ -26,9 +26,12 @@
 @dynamicMemberLookup
 public struct Shared<Value>: @unchecked Sendable {
   @usableFromInline let reference: WritableReference<Value>
+  /// The reference itself when it owns the value (not a view of another): reads go straight to its storage.
+  @usableFromInline let root: RootReference<Value>?
 
   init(reference: WritableReference<Value>) {
     self.reference = reference
+    self.root = reference as? RootReference<Value>
   }
 
   /// A new shared value, not persisted: the features it is handed to share it.
@@ -53,7 +56,8 @@ public struct Shared<Value>: @unchecked Sendable {
   public var wrappedValue: Value {
     // Inlinable, so that a read is specialized for the caller's type (no generic metadata to look up).
     @inlinable get {
-      isAssertingSharedState() ? reference.valueForAssertion() : reference.value
+      if isAssertingSharedState() { return reference.valueForAssertion() }
+      return root?.read() ?? reference.value
     }
     @available(*, deprecated, message: "Use '$shared.withLock { $0 = newValue }' to change a shared value.")
     nonmutating set {
