@@ -122,7 +122,13 @@ def patch(http, stack, location, body: bytes, offset: int, complete: bool, versi
 
 
 def stored(stack, answer) -> bytes:
-    return (stack.upload_dir / f"{answer['fileId']}.bin").read_bytes()
+    """The completed upload's file, as S3 holds it."""
+    return stack.stored(f"uploads/{answer['fileId']}.bin")
+
+
+def record(stack, location: str) -> dict:
+    """The upload's record in S3 (resumable_store.py)."""
+    return json.loads(stack.stored(f"resumable/{location.rsplit('/', 1)[1]}/record.json"))
 
 
 # ---------------------------------------------------------------- discovery
@@ -276,14 +282,17 @@ def test_an_append_to_a_completed_upload_replays_its_answer(http, stack):
     assert again.status_code == 400
 
 
-def test_delete_forgets_the_upload_and_its_partial_file(http, stack):
-    location = create(http, stack, b"x" * 1000, complete=False).headers["Location"]
-    upload_id = location.rsplit("/", 1)[1]
-    assert (stack.upload_dir / ".resumable" / f"{upload_id}.part").exists()
+def test_delete_aborts_the_multipart_upload_and_removes_its_objects(http, stack):
+    location = create(http, stack, os.urandom(9_000_000), complete=False).headers["Location"]
+    upload_id, key = location.rsplit("/", 1)[1], record(stack, location)["key"]
+    assert stack.keys(f"resumable/{upload_id}/") == {f"resumable/{upload_id}/record.json",
+                                                     f"resumable/{upload_id}/tail"}, "a part, then the tail"
+    assert key in stack.multipart_uploads()
     r = http.delete(location, headers={**stack.auth, **V8}, timeout=TIMEOUT)
     assert r.status_code == 204
     assert head(http, stack, location).status_code == 404
-    assert not (stack.upload_dir / ".resumable" / f"{upload_id}.part").exists()
+    assert stack.keys(f"resumable/{upload_id}/") == set()
+    assert key not in stack.multipart_uploads(), "the part went with the aborted multipart upload"
 
 
 def test_every_endpoint_but_options_needs_the_token(http, stack):
@@ -295,7 +304,7 @@ def test_every_endpoint_but_options_needs_the_token(http, stack):
 
 
 def test_the_drop_hook_needs_test_hooks(tmp_path, http):
-    s = start_stack(tmp_path / "log", "--upload-dir", str(tmp_path / "u"))
+    s = start_stack(tmp_path / "log")
     try:
         r = http.post(f"{s.api}/resumable-uploads", data=b"x",
                       headers={**s.auth, **V8, "Upload-Complete": "?1", "X-Test-Drop-After": "1"}, timeout=TIMEOUT)
@@ -304,27 +313,20 @@ def test_the_drop_hook_needs_test_hooks(tmp_path, http):
         s.close_stdin_and_wait()
 
 
-def test_limits_expiry_and_a_restart(tmp_path, http):
+def test_limits_and_expiry(tmp_path, http):
     env = {"RESUMABLE_MAX_APPEND_BYTES": "1000", "RESUMABLE_MAX_AGE_SECONDS": "1", "MAX_UPLOAD_BYTES": "5000"}
-    upload_dir = tmp_path / "u"
-    s = start_stack(tmp_path / "log", "--test-hooks", "--upload-dir", str(upload_dir), env=env)
+    s = start_stack(tmp_path / "log", "--test-hooks", env=env)
     try:
         limit = http.options(f"{s.api}/resumable-uploads", headers=V8, timeout=TIMEOUT).headers["Upload-Limit"]
         assert limit == "max-size=5000, max-append-size=1000, max-age=1"
         assert create(http, s, b"x" * 1001).status_code == 413, "more than max-append-size in one request"
         assert create(http, s, b"", complete=False, headers={"Upload-Length": "5001"}).status_code == 413
         location = create(http, s, b"x" * 1000, complete=False).headers["Location"]
+        upload_id, key = location.rsplit("/", 1)[1], record(s, location)["key"]
         time.sleep(1.5)
-        assert head(http, s, location).status_code == 404, "expired after max-age without a request"
-        location = create(http, s, b"x" * 1000, complete=False).headers["Location"]
-        port = urlparse(s.api).port
-    finally:
-        s.close_stdin_and_wait()
-    s = start_stack(tmp_path / "log2", "--test-hooks", "--upload-dir", str(upload_dir), "--api-port", str(port),
-                    env=env)
-    try:
-        assert head(http, s, location).status_code == 404, "a restarted server knows no upload"
-        assert list((upload_dir / ".resumable").glob("*.part")) == [], "and removed the partial files"
+        assert head(http, s, location).status_code == 404, "expired after max-age without an append"
+        assert s.keys(f"resumable/{upload_id}/") == set(), "its record and tail are gone"
+        assert key not in s.multipart_uploads(), "and its multipart upload was aborted"
     finally:
         s.close_stdin_and_wait()
 
