@@ -54,9 +54,19 @@ class Append:
         self.sha = service.hashes.resume(lease.upload_id, appended_by=self.record.get("appendedBy"),
                                          offset=state.offset)
         self.control = request.scope.get("extensions", {}).get(CONNECTION_EXTENSION)
-        task = asyncio.current_task()
-        # A newer request asked for the upload: end this one now, even while it waits for bytes.
-        lease.on_stop = self.control.abort if self.control is not None else (lambda: task and task.cancel())
+        self._task = asyncio.current_task()
+        self._reading = True
+        lease.on_stop = self._end
+
+    def _end(self) -> None:
+        """A newer request asked for the upload: end this one now, even while it waits for bytes. Once the body
+        is in, the newer request waits for this one's answer instead."""
+        if not self._reading:
+            return
+        if self.control is not None:
+            self.control.abort()
+        elif self._task is not None:
+            self._task.cancel()
 
     def _may_write(self) -> None:
         if not self.lease.valid():
@@ -95,8 +105,7 @@ class Append:
                 appended += len(chunk)
                 if self.dropped:
                     raise Dropped()
-            if self.lease.stop_reason is not None:
-                raise Interrupted()
+            self._reading = False
             if not self.complete:
                 await self._keep(pipeline)
                 return await self._answer_incomplete()
