@@ -228,13 +228,14 @@ def install(app: FastAPI, *, settings: Any, storage: Any) -> Hooks:
     async def hook_memory() -> JSONResponse:
         hooks.require()
         return JSONResponse({"instance": settings.instance_name, "rss": _proc_status("VmRSS"),
-                             "peak": _proc_status("VmHWM")})
+                             "peak": _proc_status("VmHWM"), "partSize": settings.part_size})
 
     @app.post("/test-hooks/memory/reset-peak")
     async def hook_memory_reset() -> JSONResponse:
         hooks.require()
         with open("/proc/self/clear_refs", "w") as refs:
             refs.write("5")  # resets VmHWM to the current RSS
-        return JSONResponse({"instance": settings.instance_name, "peak": _proc_status("VmHWM")})
+        return JSONResponse({"instance": settings.instance_name, "rss": _proc_status("VmRSS"),
+                             "peak": _proc_status("VmHWM"), "partSize": settings.part_size})
 
     return hooks

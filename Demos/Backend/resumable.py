@@ -40,6 +40,7 @@ whenever the upload's offset reaches one of those byte counts (the bytes up to i
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import re
@@ -93,6 +94,7 @@ class ResumableUploads:
         self.max_age: int = int_env("RESUMABLE_MAX_AGE_SECONDS", 3600, 1, 30 * 86400)
         self.lease_seconds: int = int_env("RESUMABLE_LEASE_SECONDS", 5, 1, 300)
         self._last_sweep = 0.0
+        self._sweeps: set[asyncio.Task] = set()
         self.router = r = APIRouter()
         r.add_api_route("/resumable-uploads", self.options, methods=["OPTIONS"])
         r.add_api_route("/resumable-uploads", self.create, methods=["POST"])
@@ -174,6 +176,21 @@ class ResumableUploads:
                 upload_id, lambda r: {**r, "final": final, "length": size} if r.get("final") is None else None)
         return record, state
 
+    def _sweep_soon(self) -> None:
+        """Sweeps in the background (never in the way of the request that triggered it)."""
+        if time.time() - self._last_sweep < SWEEP_EVERY_SECONDS:
+            return
+
+        async def sweep_quietly() -> None:
+            try:
+                await self.sweep()
+            except Exception:  # noqa: BLE001 - housekeeping must not fail anything
+                log.exception("sweeping expired uploads failed")
+
+        task = asyncio.create_task(sweep_quietly())
+        self._sweeps.add(task)
+        task.add_done_callback(self._sweeps.discard)
+
     async def sweep(self) -> None:
         """Expires uploads nobody came back for (at most once a minute per instance; S3's lifecycle rule
         ``AbortIncompleteMultipartUpload`` is the backstop for uploads whose record is gone)."""
@@ -225,7 +242,7 @@ class ResumableUploads:
             record = self._new_record(request, version, self._extension(request), length)
         except BadRequest as exc:
             return error_response(exc, version)
-        await self.sweep()
+        self._sweep_soon()
         etag = await self.store.create(record)
         lease = UploadLease.held(self.store, record, etag, self.lease_seconds)
         control = request.scope.get("extensions", {}).get(CONNECTION_EXTENSION)

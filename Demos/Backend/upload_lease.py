@@ -8,7 +8,7 @@ in S3, taken and given back by conditional writes (``If-Match`` on the record's 
 
 The draft says a new request for an upload means the client gave up on the one still running, and the server
 should end that one. Here the newcomer sets ``wanted`` in the record; the holder watches its record's ETag (a HEAD
-every ``POLL`` seconds), sees the change, keeps what arrived and lets go. A holder that died (a killed instance)
+every ``WATCH_EVERY`` seconds), sees the change, keeps what arrived and lets go. A holder that died (a killed instance)
 stops renewing: its lease runs out after ``seconds`` and the next request takes it. A holder that lost its lease
 (starved past its expiry and taken over) notices on its next renewal or watch and stops writing.
 """
@@ -27,7 +27,9 @@ from storage import PreconditionFailed
 
 log = logging.getLogger("backend")
 
+# How often a waiting request looks at the record, and how often a holder checks whether someone asked for it.
 POLL = 0.2
+WATCH_EVERY = 0.5
 
 
 class Busy(Exception):
@@ -113,7 +115,7 @@ class UploadLease:
         renew_every = self.seconds / 4
         last_renewal = time.monotonic()
         while self.stop_reason != "lost":
-            await asyncio.sleep(POLL)
+            await asyncio.sleep(WATCH_EVERY)
             try:
                 if await self.store.etag(self.upload_id) != self.etag:
                     await self._reread()
