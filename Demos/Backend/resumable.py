@@ -30,7 +30,7 @@ upload expires ``max-age`` seconds after its last append (``404`` after that); a
 loses nothing that reached S3. An unknown interop version gets ``400`` naming ``8``.
 
 Environment: ``RESUMABLE_MAX_APPEND_BYTES`` (default: ``MAX_UPLOAD_BYTES``), ``RESUMABLE_MAX_AGE_SECONDS``
-(default 3600), ``RESUMABLE_LEASE_SECONDS`` (default 5: how long a killed instance's lease outlives it).
+(default 3600), ``RESUMABLE_LEASE_SECONDS`` (default 10: how long a killed instance's lease outlives it).
 
 Test hooks (``BACKEND_TEST_HOOKS=1``): ``X-Test-Drop-After: N[,N…]`` on the creation request drops the connection
 whenever the upload's offset reaches one of those byte counts (the bytes up to it are kept);
@@ -92,7 +92,9 @@ class ResumableUploads:
         self.max_size: int = settings.max_upload_bytes
         self.max_append: int = int_env("RESUMABLE_MAX_APPEND_BYTES", self.max_size, 1, 1 << 40)
         self.max_age: int = int_env("RESUMABLE_MAX_AGE_SECONDS", 3600, 1, 30 * 86400)
-        self.lease_seconds: int = int_env("RESUMABLE_LEASE_SECONDS", 5, 1, 300)
+        # How long a killed instance's hold on an upload outlives it; long enough that a live instance starved of
+        # CPU (or a slow S3) still renews in time.
+        self.lease_seconds: int = int_env("RESUMABLE_LEASE_SECONDS", 10, 1, 300)
         self._last_sweep = 0.0
         self._sweeps: set[asyncio.Task] = set()
         self.router = r = APIRouter()

@@ -128,8 +128,13 @@ class Append:
                 self.control.abort()
             return Response(status_code=499)
         except LeaseLost:
+            # Starved past its lease (another request may hold it now): write nothing more, and end the connection
+            # so that the client asks for the offset and resumes, as after any drop.
             log.warning("upload %s: lease lost mid-request; its unwritten bytes are dropped", self.lease.upload_id)
-            return Response(status_code=499)
+            if self.control is not None:
+                self.control.abort()
+                return Response(status_code=499)
+            return error_response(BadRequest(503, "the upload moved on; ask for its offset and resume"), self.version)
         except Exception:
             # S3 failed: keep what can be kept (the lease goes back either way), then a 500.
             if not self._discarded:

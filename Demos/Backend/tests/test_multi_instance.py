@@ -19,7 +19,8 @@ from conftest import start_stack
 from test_resumable import V8, create, head, patch, record, stored
 
 PART = 8 * 1024 * 1024  # the app's default S3_PART_BYTES
-SLOW = 30  # seconds: a request that waits for a dead instance's lease (5 s) to run out
+LEASE = 10  # seconds: the app's default RESUMABLE_LEASE_SECONDS
+SLOW = 30  # seconds: a request that may wait for a dead instance's lease to run out
 
 
 @pytest.fixture(scope="module")
@@ -134,10 +135,11 @@ def test_killing_the_instance_receiving_mid_append_and_resuming_through_another_
     finally:
         sock.close()
     started = time.monotonic()
-    offset = int(head(http, multi, location).headers["Upload-Offset"])
+    answer = http.head(location, headers={**multi.auth, **V8}, timeout=SLOW)
+    offset = int(answer.headers["Upload-Offset"])
     # Only whole parts reached S3; the bytes the killed instance still held are gone. Its lease ran out first.
     assert offset >= 2 * PART and offset % PART == 0, offset
-    assert time.monotonic() - started < 12
+    assert time.monotonic() - started < LEASE + 5, "the dead instance's lease ran out and no later"
     r = patch(http, multi, location, body[offset:], offset, complete=True)
     assert r.status_code == 201, r.text
     assert stored(multi, r.json()) == body
