@@ -213,13 +213,14 @@ class Append:
     async def _finish(self, pipeline: PartPipeline) -> Response:
         service, record, upload_id = self.service, self.record, self.lease.upload_id
         await pipeline.settle()
-        if pipeline.buffer and self.offset > self.state.offset:
-            # The last part may be short, and a short part cannot be followed by another: until the upload is
-            # complete these bytes stay in the tail too (state() ignores a short last part), so a failed
-            # completion can be retried.
-            self._may_write()
-            await service.store.write_tail(upload_id, pipeline.buffer, after_parts=len(pipeline.parts))
-        await pipeline.finish()
+        whole_parts, rest = list(pipeline.parts), pipeline.buffer
+        try:
+            await pipeline.finish()
+        except Exception:
+            # The last part may be short, and state() does not count a short last part (no part may follow it):
+            # keep the rest as the tail again, so that the completion can be retried from S3's offset.
+            pipeline.parts, pipeline.buffer = whole_parts, rest
+            raise
         if self.sha is not None:
             sha256 = self.sha.hexdigest()
         else:
@@ -228,5 +229,6 @@ class Append:
                  "size": self.offset, "sha256": sha256}
         self.record, _ = await self.lease.release(lambda r: self._counted(r, final=final, length=self.offset))
         service.hashes.forget(upload_id)
-        await service.storage.delete(service.store.tail_key(upload_id))
+        if self.state.tail_valid or self.offset > self.state.offset:
+            await service.storage.delete(service.store.tail_key(upload_id))
         return service.final_response(self.record, self.version, self.request, creation=self.creation)

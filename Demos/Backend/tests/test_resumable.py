@@ -358,3 +358,41 @@ def test_a_new_request_ends_an_append_still_in_flight(http, stack):
         stale.close()
     r = patch(http, stack, location, body[offset:], offset, complete=True)
     assert r.status_code == 201
+
+
+# ---------------------------------------------------------------- crash consistency (S3 written by hand)
+
+
+def _multipart(stack, location: str) -> tuple[dict, str, dict]:
+    """The record, the upload id and the S3 call arguments of an upload's multipart upload."""
+    rec = record(stack, location)
+    return rec, location.rsplit("/", 1)[1], {"Bucket": stack.bucket, "Key": rec["key"], "UploadId": rec["s3UploadId"]}
+
+
+def test_an_upload_s3_completed_whose_record_never_said_so_is_answered_as_complete(http, stack):
+    """The instance completing it died between CompleteMultipartUpload and writing the record."""
+    body = os.urandom(9_000_000)
+    location = create(http, stack, body, complete=False).headers["Location"]
+    _, upload_id, call = _multipart(stack, location)
+    [first] = stack.s3_client.list_parts(**call)["Parts"]
+    last = stack.s3_client.upload_part(**call, PartNumber=2, Body=stack.stored(f"resumable/{upload_id}/tail"))
+    stack.s3_client.complete_multipart_upload(**call, MultipartUpload={"Parts": [
+        {"PartNumber": 1, "ETag": first["ETag"]}, {"PartNumber": 2, "ETag": last["ETag"]}]})
+    h = head(http, stack, location)
+    assert (h.headers["Upload-Complete"], h.headers["Upload-Offset"]) == ("?1", "9000000")
+    r = patch(http, stack, location, b"", 9_000_000, complete=True)
+    assert r.status_code == 201, r.text
+    assert r.json()["sha256"] == hashlib.sha256(body).hexdigest() and stored(stack, r.json()) == body
+
+
+def test_a_short_last_part_whose_completion_failed_is_not_counted_and_the_upload_completes(http, stack):
+    """A completing append uploaded its short last part, then CompleteMultipartUpload failed (or it died)."""
+    body = os.urandom(12_000_000)
+    location = create(http, stack, body[:9_000_000], complete=False).headers["Location"]
+    _, upload_id, call = _multipart(stack, location)
+    tail = stack.stored(f"resumable/{upload_id}/tail")
+    stack.s3_client.upload_part(**call, PartNumber=2, Body=tail + body[9_000_000:])
+    assert head(http, stack, location).headers["Upload-Offset"] == "9000000", "the part and the tail; not the stray"
+    r = patch(http, stack, location, body[9_000_000:], 9_000_000, complete=True)
+    assert r.status_code == 201, r.text
+    assert stored(stack, r.json()) == body
