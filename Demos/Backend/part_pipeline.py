@@ -1,5 +1,6 @@
 """Bytes cut into S3 parts as they arrive: one part uploading while the next fills, so an instance never holds
-more than two parts of an upload in memory however large the upload is.
+more than two parts of an upload in memory however large the upload is. The two part buffers are reused for the
+whole upload (no allocation per part, nothing for the allocator to fragment).
 
     pipeline = PartPipeline(storage, "uploads/f.bin", part_size, upload_id=None)   # the upload starts lazily
     await pipeline.write(chunk)            # ships a part whenever one is full
@@ -31,25 +32,26 @@ class PartPipeline:
         self.before_write = before_write or (lambda: None)
         # Parts already in S3 (for a resumed upload) and those this pipeline shipped, by number.
         self.parts: list[Part] = list(parts or [])
-        self.buffer = bytearray(buffer)
+        # The part filling: grows until the first part ships, then a recycled buffer of exactly one part.
+        self._filling = bytearray(buffer)
+        self._filled = len(buffer)
+        self._spare: bytearray | None = None
         self._uploading: asyncio.Task | None = None
 
     @property
-    def next_part(self) -> int:
-        return len(self.parts) + (1 if self._uploading is not None else 0) + 1
-
-    @property
-    def shipped_bytes(self) -> int:
-        """Bytes in parts (uploaded or uploading), not counting the buffer."""
-        return sum(p.size for p in self.parts) + (self.part_size if self._uploading is not None else 0)
+    def rest(self) -> bytearray:
+        """The bytes past the shipped parts (the upload's tail); not to be changed."""
+        return self._filling if len(self._filling) == self._filled else self._filling[: self._filled]
 
     async def write(self, data: bytes) -> None:
         view = memoryview(data)
         while view:
-            room = self.part_size - len(self.buffer)
-            self.buffer += view[:room]
-            view = view[room:]
-            if len(self.buffer) == self.part_size:
+            n = min(self.part_size - self._filled, len(view))
+            # In place in a recycled buffer; at the end of a growing one (an empty slice: the bytes are appended).
+            self._filling[self._filled:self._filled + n] = view[:n]
+            self._filled += n
+            view = view[n:]
+            if self._filled == self.part_size:
                 await self._ship()
 
     async def _ship(self) -> None:
@@ -58,32 +60,38 @@ class PartPipeline:
         self.before_write()
         if self.upload_id is None:
             self.upload_id = await self.storage.create_multipart(self.key, self.metadata)
-        part, self.buffer = self.buffer, bytearray()
-        self._uploading = asyncio.create_task(self._upload(self.next_part, part))
+        part, self._filling, self._spare, self._filled = self._filling, self._spare or bytearray(), None, 0
+        self._uploading = asyncio.create_task(self._upload(len(self.parts) + 1, part))
 
-    async def _upload(self, number: int, body: bytearray) -> Part:
+    async def _upload(self, number: int, body: bytearray) -> tuple[Part, bytearray]:
         etag = await self.storage.upload_part(self.key, self.upload_id, number, body)
-        return Part(number, len(body), etag)
+        return Part(number, len(body), etag), body
 
     async def settle(self) -> None:
         """Waits for the part uploading now; raises its error."""
         task, self._uploading = self._uploading, None
         if task is not None:
-            self.parts.append(await task)
+            part, self._spare = await task
+            self.parts.append(part)
 
     async def finish(self) -> None:
-        """Stores the buffer as the last part and completes the object."""
+        """Stores the rest as the last part and completes the object. On failure nothing changes here: the rest
+        is still the rest, and the parts are the whole ones."""
         await self.settle()
+        self._spare = None  # the rest may be copied below: one idle part buffer less
         self.before_write()
         if self.upload_id is None:
-            await self.storage.put(self.key, self.buffer, metadata=self.metadata)
-            return
-        if self.buffer or not self.parts:
-            number = self.next_part
-            etag = await self.storage.upload_part(self.key, self.upload_id, number, self.buffer)
-            self.parts.append(Part(number, len(self.buffer), etag))
-        self.buffer = bytearray()
-        await self.storage.complete_multipart(self.key, self.upload_id, self.parts)
+            await self.storage.put(self.key, self.rest, metadata=self.metadata)
+        else:
+            parts = list(self.parts)
+            if self._filled or not parts:
+                number = len(parts) + 1
+                rest = self.rest
+                parts.append(Part(number, len(rest), await self.storage.upload_part(self.key, self.upload_id,
+                                                                                    number, rest)))
+            await self.storage.complete_multipart(self.key, self.upload_id, parts)
+            self.parts = parts
+        self._filling, self._filled = bytearray(), 0
 
     async def abort(self) -> None:
         """Drops everything: the part uploading, the multipart upload and its parts (none left orphaned)."""

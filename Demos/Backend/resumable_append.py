@@ -161,11 +161,12 @@ class Append:
         service, upload_id = self.service, self.lease.upload_id
         try:
             await pipeline.settle()
-            if pipeline.buffer and self.offset > self.state.offset:
+            rest = pipeline.rest
+            if rest and self.offset > self.state.offset:
                 self._may_write()
-                await service.store.write_tail(upload_id, pipeline.buffer, after_parts=len(pipeline.parts))
+                await service.store.write_tail(upload_id, rest, after_parts=len(pipeline.parts))
         except LeaseLost:
-            log.warning("upload %s: lease lost; %d bytes not kept", upload_id, len(pipeline.buffer))
+            log.warning("upload %s: lease lost; %d bytes not kept", upload_id, len(pipeline.rest))
             return
         except Exception:
             log.exception("upload %s: could not keep what arrived", upload_id)
@@ -212,15 +213,9 @@ class Append:
 
     async def _finish(self, pipeline: PartPipeline) -> Response:
         service, record, upload_id = self.service, self.record, self.lease.upload_id
-        await pipeline.settle()
-        whole_parts, rest = list(pipeline.parts), pipeline.buffer
-        try:
-            await pipeline.finish()
-        except Exception:
-            # The last part may be short, and state() does not count a short last part (no part may follow it):
-            # keep the rest as the tail again, so that the completion can be retried from S3's offset.
-            pipeline.parts, pipeline.buffer = whole_parts, rest
-            raise
+        # If the completion fails, the pipeline still has the rest, kept as the tail below (run()): state() does
+        # not count a short last part (no part may follow one), so the completion can be retried from S3's offset.
+        await pipeline.finish()
         if self.sha is not None:
             sha256 = self.sha.hexdigest()
         else:
