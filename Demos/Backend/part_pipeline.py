@@ -17,6 +17,10 @@ from typing import Callable
 from storage import Part, Storage
 
 
+# A small upload's buffer grows with it up to this size; a larger one gets a buffer of a whole part at once.
+GROWING_LIMIT = 1 << 20
+
+
 class PartPipeline:
     def __init__(
         self, storage: Storage, key: str, part_size: int, *, upload_id: str | None = None,
@@ -32,7 +36,7 @@ class PartPipeline:
         self.before_write = before_write or (lambda: None)
         # Parts already in S3 (for a resumed upload) and those this pipeline shipped, by number.
         self.parts: list[Part] = list(parts or [])
-        # The part filling: grows until the first part ships, then a recycled buffer of exactly one part.
+        # The part filling: grows while small, then a buffer of exactly one part, recycled for every later part.
         self._filling = bytearray(buffer)
         self._filled = len(buffer)
         self._spare: bytearray | None = None
@@ -40,14 +44,22 @@ class PartPipeline:
 
     @property
     def rest(self) -> bytearray:
-        """The bytes past the shipped parts (the upload's tail); not to be changed."""
-        return self._filling if len(self._filling) == self._filled else self._filling[: self._filled]
+        """The bytes past the shipped parts (the upload's tail); not to be changed. The part buffer is cut to them
+        in place rather than copied (writing more still works: it grows again)."""
+        del self._filling[self._filled:]
+        return self._filling
 
     async def write(self, data: bytes) -> None:
         view = memoryview(data)
         while view:
             n = min(self.part_size - self._filled, len(view))
-            # In place in a recycled buffer; at the end of a growing one (an empty slice: the bytes are appended).
+            if self._filled + n > len(self._filling) and self._filled + n > GROWING_LIMIT:
+                # Past a small upload's size: one buffer of a whole part now, instead of growing one by reallocation
+                # (which copies it, and for a moment holds it twice).
+                whole = bytearray(self.part_size)
+                whole[: self._filled] = memoryview(self._filling)[: self._filled]
+                self._filling = whole
+            # In place in a whole buffer; at the end of a growing one (an empty slice: the bytes are appended).
             self._filling[self._filled:self._filled + n] = view[:n]
             self._filled += n
             view = view[n:]
@@ -78,7 +90,7 @@ class PartPipeline:
         """Stores the rest as the last part and completes the object. On failure nothing changes here: the rest
         is still the rest, and the parts are the whole ones."""
         await self.settle()
-        self._spare = None  # the rest may be copied below: one idle part buffer less
+        self._spare = None  # one idle part buffer less
         self.before_write()
         if self.upload_id is None:
             await self.storage.put(self.key, self.rest, metadata=self.metadata)

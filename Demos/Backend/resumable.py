@@ -30,7 +30,8 @@ upload expires ``max-age`` seconds after its last append (``404`` after that); a
 loses nothing that reached S3. An unknown interop version gets ``400`` naming ``8``.
 
 Environment: ``RESUMABLE_MAX_APPEND_BYTES`` (default: ``MAX_UPLOAD_BYTES``), ``RESUMABLE_MAX_AGE_SECONDS``
-(default 3600), ``RESUMABLE_LEASE_SECONDS`` (default 10: how long a killed instance's lease outlives it).
+(default 3600), ``RESUMABLE_LEASE_SECONDS`` (default 10: how long a killed instance's lease outlives it),
+``RESUMABLE_SWEEP_SECONDS`` (default 60: how often an instance looks for expired uploads).
 
 Test hooks (``BACKEND_TEST_HOOKS=1``): ``X-Test-Drop-After: N[,N…]`` on the creation request drops the connection
 whenever the upload's offset reaches one of those byte counts (the bytes up to it are kept);
@@ -40,8 +41,6 @@ whenever the upload's offset reaches one of those byte counts (the bytes up to i
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import os
 import re
 import secrets
@@ -55,19 +54,17 @@ from fastapi.responses import JSONResponse, Response
 from http_protocol import EXTENSION as CONNECTION_EXTENSION
 from plain_upload import plain_upload
 from resumable_append import Append
+from resumable_expiry import UploadExpiry
 from resumable_fields import (
     LATEST_INTEROP_VERSION, PARTIAL_UPLOAD, BadRequest, content_length, declared_length, error_response,
     limit_field, parse_sf_boolean, parse_sf_integer, request_version,
 )
 from resumable_store import Gone, ResumableStore, UploadState, remaining_age
 from upload_hashes import UploadHashes
-from upload_lease import Busy, UploadLease, wait_until_free
-
-log = logging.getLogger("backend")
+from upload_lease import Busy, UploadLease
 
 EXT_RE = re.compile(r"^\.[A-Za-z0-9]{1,16}$")
 GONE_MESSAGE = "no such upload (it completed long ago, expired, or was cancelled)"
-SWEEP_EVERY_SECONDS = 60
 
 
 def install(app: FastAPI, *, settings: Any, storage: Any, require_token: Callable[[Request], None],
@@ -95,8 +92,8 @@ class ResumableUploads:
         # How long a killed instance's hold on an upload outlives it; long enough that a live instance starved of
         # CPU (or a slow S3) still renews in time.
         self.lease_seconds: int = int_env("RESUMABLE_LEASE_SECONDS", 10, 1, 300)
-        self._last_sweep = 0.0
-        self._sweeps: set[asyncio.Task] = set()
+        self.expiry = UploadExpiry(self.store, self.hashes, lease_seconds=self.lease_seconds, max_age=self.max_age,
+                                   sweep_every=int_env("RESUMABLE_SWEEP_SECONDS", 60, 1, 86400))
         self.router = r = APIRouter()
         r.add_api_route("/resumable-uploads", self.options, methods=["OPTIONS"])
         r.add_api_route("/resumable-uploads", self.create, methods=["POST"])
@@ -145,23 +142,6 @@ class ResumableUploads:
         self.require_token(request)
         return request_version(request)
 
-    async def _current(self, upload_id: str) -> tuple[dict[str, Any], str]:
-        """The upload's record once no request holds it (asking a holder to end); expired ones are discarded."""
-        record, etag = await wait_until_free(self.store, upload_id, self.lease_seconds)
-        if remaining_age(record) <= 0:
-            await self._expire(upload_id, (record, etag))
-            raise Gone(upload_id)
-        return record, etag
-
-    async def _expire(self, upload_id: str, loaded: tuple[dict[str, Any], str]) -> None:
-        try:
-            lease = await UploadLease.acquire(self.store, upload_id, seconds=self.lease_seconds, record=loaded)
-        except (Gone, Busy):
-            return
-        await lease.stop_watching()
-        await self.store.discard(upload_id, lease.record)
-        self.hashes.forget(upload_id)
-
     async def _state(self, upload_id: str, record: dict[str, Any]) -> tuple[dict[str, Any], UploadState]:
         """The record and S3's parts and tail. An upload S3 completed whose record does not say so yet (the
         instance completing it died in between) gets its final answer now."""
@@ -177,35 +157,6 @@ class ResumableUploads:
             record, _ = await self.store.update(
                 upload_id, lambda r: {**r, "final": final, "length": size} if r.get("final") is None else None)
         return record, state
-
-    def _sweep_soon(self) -> None:
-        """Sweeps in the background (never in the way of the request that triggered it)."""
-        if time.time() - self._last_sweep < SWEEP_EVERY_SECONDS:
-            return
-
-        async def sweep_quietly() -> None:
-            try:
-                await self.sweep()
-            except Exception:  # noqa: BLE001 - housekeeping must not fail anything
-                log.exception("sweeping expired uploads failed")
-
-        task = asyncio.create_task(sweep_quietly())
-        self._sweeps.add(task)
-        task.add_done_callback(self._sweeps.discard)
-
-    async def sweep(self) -> None:
-        """Expires uploads nobody came back for (at most once a minute per instance; S3's lifecycle rule
-        ``AbortIncompleteMultipartUpload`` is the backstop for uploads whose record is gone)."""
-        now = time.time()
-        if now - self._last_sweep < SWEEP_EVERY_SECONDS:
-            return
-        self._last_sweep = now
-        for upload_id, modified in await self.store.records():
-            if now - modified < self.max_age:
-                continue
-            loaded = await self.store.load(upload_id)
-            if loaded is not None and remaining_age(loaded[0], now) <= 0:
-                await self._expire(upload_id, loaded)
 
     # ------------------------------------------------------------------ endpoints
 
@@ -244,7 +195,7 @@ class ResumableUploads:
             record = self._new_record(request, version, self._extension(request), length)
         except BadRequest as exc:
             return error_response(exc, version)
-        self._sweep_soon()
+        self.expiry.sweep_soon()
         etag = await self.store.create(record)
         lease = UploadLease.held(self.store, record, etag, self.lease_seconds)
         control = request.scope.get("extensions", {}).get(CONNECTION_EXTENSION)
@@ -282,7 +233,7 @@ class ResumableUploads:
         version: int | None = None
         try:
             version = self._version_of(request)
-            record, _ = await self._current(upload_id)
+            record, _ = await self.expiry.current(upload_id)
             if self.settings.test_hooks:
                 record, _ = await self.store.update(upload_id, _count_request)
             record, state = await self._state(upload_id, record)
@@ -316,7 +267,7 @@ class ResumableUploads:
             complete = parse_sf_boolean(request.headers.get("upload-complete"))
             if complete is None:
                 raise BadRequest(400, "Upload-Complete must be ?0 or ?1")
-            loaded = await self._current(upload_id)
+            loaded = await self.expiry.current(upload_id)
             lease = await UploadLease.acquire(self.store, upload_id, seconds=self.lease_seconds, record=loaded)
         except BadRequest as exc:
             return error_response(exc, version)

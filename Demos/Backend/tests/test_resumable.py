@@ -314,7 +314,8 @@ def test_the_drop_hook_needs_test_hooks(tmp_path, http):
 
 
 def test_limits_and_expiry(tmp_path, http):
-    env = {"RESUMABLE_MAX_APPEND_BYTES": "1000", "RESUMABLE_MAX_AGE_SECONDS": "1", "MAX_UPLOAD_BYTES": "5000"}
+    env = {"RESUMABLE_MAX_APPEND_BYTES": "1000", "RESUMABLE_MAX_AGE_SECONDS": "1", "MAX_UPLOAD_BYTES": "5000",
+           "RESUMABLE_SWEEP_SECONDS": "1"}
     s = start_stack(tmp_path / "log", "--test-hooks", env=env)
     try:
         limit = http.options(f"{s.api}/resumable-uploads", headers=V8, timeout=TIMEOUT).headers["Upload-Limit"]
@@ -327,6 +328,16 @@ def test_limits_and_expiry(tmp_path, http):
         assert head(http, s, location).status_code == 404, "expired after max-age without an append"
         assert s.keys(f"resumable/{upload_id}/") == set(), "its record and tail are gone"
         assert key not in s.multipart_uploads(), "and its multipart upload was aborted"
+
+        forgotten = create(http, s, b"x" * 1000, complete=False).headers["Location"]
+        upload_id, key = forgotten.rsplit("/", 1)[1], record(s, forgotten)["key"]
+        time.sleep(1.5)
+        create(http, s, b"y", complete=False)  # a creation sweeps (at most once per RESUMABLE_SWEEP_SECONDS)
+        deadline = time.monotonic() + 10
+        while s.keys(f"resumable/{upload_id}/") and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert s.keys(f"resumable/{upload_id}/") == set(), "an expired upload nobody asked for again was swept"
+        assert key not in s.multipart_uploads()
     finally:
         s.close_stdin_and_wait()
 
