@@ -106,8 +106,8 @@ enum ResumableUploadBenchmarks {
 
   /// Nanoseconds `curl -T` takes to PUT `file` to `url` (curl's own transfer time); the token goes on stdin.
   private static func curlPut(file: URL, to url: URL, token: String) throws -> Double {
-    let output = try RunStack.run(
-      "curl", ["-s", "-f", "-o", "/dev/null", "-w", "%{time_total}", "-H", "@-", "-T", file.path, url.absoluteString],
+    let output = try RunStack.output(
+      of: "curl", ["-s", "-f", "-o", "/dev/null", "-w", "%{time_total}", "-H", "@-", "-T", file.path, url.absoluteString],
       input: "Authorization: Bearer \(token)\n")
     guard let seconds = Double(output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
       throw RunStack.Failure("curl printed \(output.debugDescription)")

@@ -84,8 +84,8 @@ final class RunStack {
     let authorization =
       "Authorization: AWS4-HMAC-SHA256 Credential=testing/20260101/us-east-1/s3/aws4_request, SignedHeaders=host, "
       + "Signature=0"
-    _ = try Self.run(
-      "curl", ["-s", "-f", "-o", "/dev/null", "-X", "DELETE", "-H", authorization, "\(s3.absoluteString)/\(bucket)/\(key)"])
+    _ = try Self.output(
+      of: "curl", ["-s", "-f", "-o", "/dev/null", "-X", "DELETE", "-H", authorization, "\(s3.absoluteString)/\(bucket)/\(key)"])
   }
 
   /// Deletes every object under `prefix` (a `--test-hooks` stack lists them).
@@ -99,27 +99,39 @@ final class RunStack {
 
   /// A test hook's JSON answer (`--test-hooks` stacks), e.g. `test-hooks/memory`.
   func hook<T: Decodable>(_ type: T.Type, _ path: String, method: String = "GET") throws -> T {
-    let output = try Self.run("curl", ["-s", "-f", "-X", method, "\(api.absoluteString)/\(path)"])
+    let output = try Self.output(of: "curl", ["-s", "-f", "-X", method, "\(api.absoluteString)/\(path)"])
     return try JSONDecoder().decode(T.self, from: Data(output.utf8))
   }
 
-  /// Runs a program found on PATH to completion and returns its standard output; throws on a non-zero exit.
-  static func run(_ program: String, _ arguments: [String], input: String? = nil) throws -> String {
+  /// Runs `executable` to completion; returns its standard output and (when `captureErrors`) standard error.
+  /// Throws on a non-zero exit.
+  static func run(
+    _ executable: String, _ arguments: [String], input: String? = nil, captureErrors: Bool = false
+  ) throws -> (standardOutput: String, standardError: String) {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [program] + arguments
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
     let output = Pipe()
     process.standardOutput = output
+    let errors = Pipe()
+    if captureErrors { process.standardError = errors }
     let stdin = Pipe()
     process.standardInput = stdin
     try process.run()
     if let input { try stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8)) }
     try stdin.fileHandleForWriting.close()
+    // Small outputs: read one pipe after the other without deadlock (the programs write a few hundred bytes).
     let data = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = captureErrors ? errors.fileHandleForReading.readDataToEndOfFile() : Data()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
-      throw Failure("\(program) \(arguments.first ?? "") exited with \(process.terminationStatus)")
+      throw Failure("\(arguments.first ?? executable) exited with \(process.terminationStatus)")
     }
-    return String(decoding: data, as: UTF8.self)
+    return (String(decoding: data, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+  }
+
+  /// The standard output of `program` (found on PATH) run with `arguments`.
+  static func output(of program: String, _ arguments: [String], input: String? = nil) throws -> String {
+    try run("/usr/bin/env", [program] + arguments, input: input).standardOutput
   }
 }

@@ -196,7 +196,7 @@ enum UploadBenchmarks {
 
   /// Nanoseconds `curl -F` takes to post `file` to the stack's `/upload-model` (curl's own transfer time).
   private static func curlForm(file: URL, stack: RunStack) throws -> Double {
-    let output = try run(
+    let output = try RunStack.run(
       "/usr/bin/env",
       [
         "curl", "-s", "-f", "-o", "/dev/stderr", "-w", "%{time_total}", "-H", "@-",
@@ -227,7 +227,8 @@ enum UploadBenchmarks {
           s3.put_object(Bucket=sys.argv[2], Key="bench/boto3.jpg", Body=body, ContentType="image/jpeg")
           print(time.perf_counter_ns() - start)
       """
-    let output = try run(RunStack.python, ["-c", script, stack.s3.absoluteString, stack.bucket, file.path])
+    let output = try RunStack.run(RunStack.python, ["-c", script, stack.s3.absoluteString, stack.bucket, file.path])
+      .standardOutput
     guard let nanoseconds = Double(output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
       throw RunStack.Failure("boto3 printed \(output.debugDescription)")
     }
@@ -245,50 +246,16 @@ enum UploadBenchmarks {
           headers={"Content-Type": "application/json", "Authorization": "Bearer " + sys.stdin.read().strip()})
       print(json.load(urllib.request.urlopen(request, timeout=10))["items"][0]["uploadURL"])
       """
-    let url = try run(
+    let url = try RunStack.run(
       RunStack.python, ["-c", presign, stack.api.absoluteString], input: stack.token
-    ).trimmingCharacters(in: .whitespacesAndNewlines)
-    let seconds = try run(
-      "/usr/bin/env",
-      [
-        "curl", "-s", "-f", "-o", "/dev/null", "-w", "%{time_total}", "-X", "PUT", "-H", "Content-Type: image/jpeg",
-        "-T", file.path, url,
-      ])
+    ).standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+    let seconds = try RunStack.output(
+      of: "curl",
+      ["-s", "-f", "-o", "/dev/null", "-w", "%{time_total}", "-X", "PUT", "-H", "Content-Type: image/jpeg", "-T", file.path, url])
     guard let value = Double(seconds.trimmingCharacters(in: .whitespacesAndNewlines)) else {
       throw RunStack.Failure("curl printed \(seconds.debugDescription)")
     }
     return value * 1e9
-  }
-
-  /// Runs a program to completion and returns its standard output; throws on a non-zero exit.
-  private static func run(_ executable: String, _ arguments: [String], input: String? = nil) throws -> String {
-    try run(executable, arguments, input: input, captureErrors: false).standardOutput
-  }
-
-  /// Runs a program to completion and returns its standard output and (when `captureErrors`) standard error.
-  private static func run(
-    _ executable: String, _ arguments: [String], input: String?, captureErrors: Bool
-  ) throws -> (standardOutput: String, standardError: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let output = Pipe()
-    process.standardOutput = output
-    let errors = Pipe()
-    if captureErrors { process.standardError = errors }
-    let stdin = Pipe()
-    process.standardInput = stdin
-    try process.run()
-    if let input { try stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8)) }
-    try stdin.fileHandleForWriting.close()
-    // Small outputs: read one pipe after the other without deadlock (the programs write a few hundred bytes).
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = captureErrors ? errors.fileHandleForReading.readDataToEndOfFile() : Data()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      throw RunStack.Failure("\(arguments.first ?? executable) exited with \(process.terminationStatus)")
-    }
-    return (String(decoding: data, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
   }
 
   /// Writes `size` pseudo-random bytes (a JPEG signature first), 1 MiB at a time.
