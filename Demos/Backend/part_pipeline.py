@@ -12,9 +12,13 @@ The resumable uploads start one with the upload's existing parts and its tail (s
 from __future__ import annotations
 
 import asyncio
-from typing import Callable
+from typing import Awaitable, Callable
 
 from storage import Part, Storage
+
+
+async def _allowed() -> None:
+    return None
 
 
 # A small upload's buffer grows with it up to this size; a larger one gets a buffer of a whole part at once.
@@ -25,15 +29,15 @@ class PartPipeline:
     def __init__(
         self, storage: Storage, key: str, part_size: int, *, upload_id: str | None = None,
         parts: list[Part] | None = None, buffer: bytes = b"", metadata: dict[str, str] | None = None,
-        before_write: Callable[[], None] | None = None,
+        before_write: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self.storage = storage
         self.key = key
         self.part_size = part_size
         self.upload_id = upload_id
         self.metadata = metadata
-        # Called before every write to S3; raises to refuse it (a resumable upload whose lease was lost).
-        self.before_write = before_write or (lambda: None)
+        # Awaited before every write to S3; raises to refuse it (a resumable upload whose lease was lost).
+        self.before_write = before_write or _allowed
         # Parts already in S3 (for a resumed upload) and those this pipeline shipped, by number.
         self.parts: list[Part] = list(parts or [])
         # The part filling: grows while small, then a buffer of exactly one part, recycled for every later part.
@@ -69,7 +73,7 @@ class PartPipeline:
     async def _ship(self) -> None:
         # At most one part uploading: the next waits here while the request's bytes wait in the socket.
         await self.settle()
-        self.before_write()
+        await self.before_write()
         if self.upload_id is None:
             self.upload_id = await self.storage.create_multipart(self.key, self.metadata)
         part, self._filling, self._spare, self._filled = self._filling, self._spare or bytearray(), None, 0
@@ -91,7 +95,7 @@ class PartPipeline:
         is still the rest, and the parts are the whole ones."""
         await self.settle()
         self._spare = None  # one idle part buffer less
-        self.before_write()
+        await self.before_write()
         if self.upload_id is None:
             await self.storage.put(self.key, self.rest, metadata=self.metadata)
         else:

@@ -23,17 +23,13 @@ from http_protocol import EXTENSION as CONNECTION_EXTENSION
 from part_pipeline import PartPipeline
 from resumable_fields import BadRequest, Dropped, error_response
 from resumable_store import UploadState
-from upload_lease import UploadLease
+from upload_lease import LeaseLost, UploadLease
 
 log = logging.getLogger("backend")
 
 
 class Interrupted(Exception):
     """A newer request for the upload asked this one to end, or its lease was lost."""
-
-
-class LeaseLost(Exception):
-    """The lease ran out or was taken: this request may not write anymore."""
 
 
 class Append:
@@ -68,15 +64,11 @@ class Append:
         elif self._task is not None:
             self._task.cancel()
 
-    def _may_write(self) -> None:
-        if not self.lease.valid():
-            raise LeaseLost(self.lease.upload_id)
-
     async def run(self) -> Response:
         record, service = self.record, self.service
         pipeline = PartPipeline(
             service.storage, record["key"], record["partSize"], upload_id=record["s3UploadId"],
-            parts=self.state.parts, before_write=self._may_write,
+            parts=self.state.parts, before_write=self.lease.ensure,
             buffer=await service.store.read_tail(self.lease.upload_id) if self.state.tail_valid else b"",
         )
         appended = 0
@@ -107,7 +99,8 @@ class Append:
                     raise Dropped()
             self._reading = False
             if not self.complete:
-                await self._keep(pipeline)
+                if not await self._keep(pipeline):
+                    raise LeaseLost(self.lease.upload_id)
                 return await self._answer_incomplete()
             length = record.get("length")
             if length is not None and self.offset != length:
@@ -156,25 +149,28 @@ class Append:
 
     # ------------------------------------------------------------------ endings
 
-    async def _keep(self, pipeline: PartPipeline) -> None:
-        """Writes what arrived (the last part in flight, then the rest as the tail) and gives the lease back."""
+    async def _keep(self, pipeline: PartPipeline) -> bool:
+        """Writes what arrived (the last part in flight, then the rest as the tail) and gives the lease back.
+        False when not all of it could be kept (S3 failed, or another request holds the upload now)."""
         service, upload_id = self.service, self.lease.upload_id
+        kept = True
         try:
             await pipeline.settle()
             rest = pipeline.rest
             if rest and self.offset > self.state.offset:
-                self._may_write()
+                await self.lease.ensure()
                 await service.store.write_tail(upload_id, rest, after_parts=len(pipeline.parts))
         except LeaseLost:
-            log.warning("upload %s: lease lost; %d bytes not kept", upload_id, len(pipeline.rest))
-            return
+            log.warning("upload %s: taken over; %d bytes not kept", upload_id, len(pipeline.rest))
+            return False
         except Exception:
             log.exception("upload %s: could not keep what arrived", upload_id)
-            self.offset = (await service.store.state(upload_id, self.record)).offset
+            self.offset, kept = (await service.store.state(upload_id, self.record)).offset, False
         token, appended = self.lease.token, self.offset > self.state.offset
         self.record, _ = await self.lease.release(self._counted)
-        if appended and self.sha is not None and self.record.get("appendedBy") == token:
+        if kept and appended and self.sha is not None and self.record.get("appendedBy") == token:
             service.hashes.keep(upload_id, token, self.offset, self.sha)
+        return kept
 
     def _counted(self, record: dict[str, Any], **changes: Any) -> dict[str, Any]:
         """The record after this request: its counters, and who appended last (for the hash shortcut)."""

@@ -16,6 +16,7 @@ Readiness failure -> message on stderr, exit 1. A child dying on its own afterwa
 Commands on stdin, one per line, each answered by one JSON line on stdout once done:
   kill I          SIGKILL instance I (0-based), as a crash would; it stays down until a restart
                   -> {"ok": "kill I"}
+  freeze I        SIGSTOP instance I: starved of CPU until `thaw I` (SIGCONT) -> {"ok": "freeze I"}
   restart [I]     stop instance I (every instance without I; SIGTERM) and start it again on its port
                   -> {"ok": "restart", "instances": [...]}
 
@@ -137,6 +138,10 @@ class Stack:
             return {"error": f"{line!r}: an instance is a number"}
         if any(not 0 <= i < len(self.instances) for i in indices):
             return {"error": f"{line!r}: instances are 0..{len(self.instances) - 1}"}
+        if name in ("freeze", "thaw") and len(indices) == 1:
+            # SIGSTOP/SIGCONT: an instance starved of CPU for as long as it stays frozen.
+            self.instances[indices[0]].process.send_signal(signal.SIGSTOP if name == "freeze" else signal.SIGCONT)
+            return {"ok": line}
         if name == "kill" and len(indices) == 1:
             child = self.instances[indices[0]]
             child.down = True
@@ -152,7 +157,7 @@ class Stack:
             for i in chosen:
                 self.instances[i].wait_ready(deadline)
             return {"ok": "restart", "instances": [self.instance_urls[i] for i in chosen]}
-        return {"error": f"unknown command {line!r} (kill I, restart [I])"}
+        return {"error": f"unknown command {line!r} (kill I, freeze I, thaw I, restart [I])"}
 
 
 def wait_until_ready(stack: Stack, deadline: float, budget: float) -> str | None:

@@ -36,6 +36,10 @@ class Busy(Exception):
     """The upload's holder did not let go within the wait."""
 
 
+class LeaseLost(Exception):
+    """Another request holds the upload now: this one may not write anymore."""
+
+
 class UploadLease:
     def __init__(self, store: ResumableStore, upload_id: str, token: str, record: dict[str, Any], etag: str,
                  seconds: float) -> None:
@@ -100,8 +104,19 @@ class UploadLease:
     # ------------------------------------------------------------------ holding it
 
     def valid(self) -> bool:
-        """Still ours, with a margin before it runs out: only then may this request write."""
+        """Still ours, with a margin before it runs out, as far as this instance knows."""
         return self.stop_reason != "lost" and time.time() < self.until - min(1.0, self.seconds / 4)
+
+    async def ensure(self) -> None:
+        """Returns when this request may write: the lease is valid, or its time ran out (an instance starved of
+        CPU, a slow S3) but nobody took it, and it is renewed now. Raises LeaseLost when another request holds it."""
+        for _ in range(3):
+            if self.stop_reason == "lost":
+                break
+            if self.valid():
+                return
+            await self._renew()
+        raise LeaseLost(self.upload_id)
 
     def _stop(self, reason: str) -> None:
         if self.stop_reason is None or reason == "lost":

@@ -5,6 +5,7 @@ requests reach different instances."""
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import threading
@@ -162,6 +163,63 @@ def test_a_restart_of_every_instance_loses_nothing_that_reached_s3(http, multi):
     assert r.status_code == 201 and stored(multi, r.json()) == body
     replay = patch(http, multi, done, b"", 1000, complete=True)
     assert replay.status_code == 201 and replay.json() == finished.json(), "a completed upload's answer survives"
+
+
+@pytest.fixture
+def short_lease(tmp_path):
+    """Two instances whose leases last 2 s."""
+    s = start_stack(tmp_path / "run_stack.log", "--test-hooks", "--instances", "2",
+                    env={"RESUMABLE_LEASE_SECONDS": "2"})
+    try:
+        yield s
+    finally:
+        assert s.close_stdin_and_wait() == 0, s.log()
+
+
+def test_an_instance_frozen_past_its_lease_goes_on_when_nobody_took_the_upload(http, short_lease):
+    s = short_lease
+    body = os.urandom(12_000_000)
+    location = create(http, s, b"", complete=False).headers["Location"]
+    sock = open_append(s, s.instances[0], location, 0, len(body), complete=True)
+    try:
+        sock.sendall(body[:1_000_000])
+        time.sleep(0.5)
+        assert s.command("freeze 0") == {"ok": "freeze 0"}
+        time.sleep(4)  # twice its lease: as far as its clock says, it has lost the upload
+        assert s.command("thaw 0") == {"ok": "thaw 0"}
+        sock.sendall(body[1_000_000:])
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    finally:
+        sock.close()
+    assert answer.startswith(b"HTTP/1.1 201 "), answer[:300]
+    assert stored(s, json.loads(answer.partition(b"\r\n\r\n")[2])) == body, "nobody took it: it renewed and went on"
+
+
+def test_an_instance_frozen_while_another_took_the_upload_writes_nothing_more(http, short_lease):
+    s = short_lease
+    body = os.urandom(12_000_000)
+    location = create(http, s, b"", complete=False).headers["Location"]
+    frozen = open_append(s, s.instances[0], location, 0, len(body), complete=True)
+    try:
+        frozen.sendall(body[:9_000_000])  # a part (8 MiB) reaches S3, the rest waits in the frozen instance
+        wait_for(lambda: parts_in_s3(s, location) == 1, "the first part in S3")
+        assert s.command("freeze 0") == {"ok": "freeze 0"}
+        other = f"{s.instances[1]}{urlparse(location).path}"
+        offset = int(http.head(other, headers={**s.auth, **V8}, timeout=SLOW).headers["Upload-Offset"])
+        assert offset == PART, "the frozen instance's lease ran out; S3 has its part, not the bytes it holds"
+        r = http.patch(other, data=body[offset:], timeout=SLOW, headers={
+            **s.auth, **V8, "Upload-Offset": str(offset), "Upload-Complete": "?1",
+            "Content-Type": "application/partial-upload"})
+        assert r.status_code == 201, r.text
+        assert s.command("thaw 0") == {"ok": "thaw 0"}
+        frozen.settimeout(10)
+        assert closed_by_server(frozen), "the thawed instance saw it lost the upload and ended its request"
+    finally:
+        frozen.close()
+    assert stored(s, r.json()) == body, "the thawed instance wrote nothing over it"
+    assert head(http, s, location).headers["Upload-Complete"] == "?1"
 
 
 def test_an_append_arriving_while_another_runs_on_another_instance_ends_it_and_gets_409(http, multi):
