@@ -30,7 +30,7 @@ upload expires ``max-age`` seconds after its last append (``404`` after that); a
 loses nothing that reached S3. An unknown interop version gets ``400`` naming ``8``.
 
 Environment: ``RESUMABLE_MAX_APPEND_BYTES`` (default: ``MAX_UPLOAD_BYTES``), ``RESUMABLE_MAX_AGE_SECONDS``
-(default 3600), ``RESUMABLE_LEASE_SECONDS`` (default 10: how long a killed instance's lease outlives it),
+(default 3600), ``RESUMABLE_LEASE_SECONDS`` (default 30: how long a killed instance's lease outlives it),
 ``RESUMABLE_SWEEP_SECONDS`` (default 60: how often an instance looks for expired uploads).
 
 Test hooks (``BACKEND_TEST_HOOKS=1``): ``X-Test-Drop-After: N[,N…]`` on the creation request drops the connection
@@ -51,6 +51,7 @@ from typing import Any, Callable
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 
+from background import Background
 from http_protocol import EXTENSION as CONNECTION_EXTENSION
 from plain_upload import plain_upload
 from resumable_append import Append
@@ -91,7 +92,8 @@ class ResumableUploads:
         self.max_age: int = int_env("RESUMABLE_MAX_AGE_SECONDS", 3600, 1, 30 * 86400)
         # How long a killed instance's hold on an upload outlives it; long enough that a live instance starved of
         # CPU (or a slow S3) still renews in time.
-        self.lease_seconds: int = int_env("RESUMABLE_LEASE_SECONDS", 10, 1, 300)
+        self.lease_seconds: int = int_env("RESUMABLE_LEASE_SECONDS", 30, 1, 300)
+        self.background = Background()
         self.expiry = UploadExpiry(self.store, self.hashes, lease_seconds=self.lease_seconds, max_age=self.max_age,
                                    sweep_every=int_env("RESUMABLE_SWEEP_SECONDS", 60, 1, 86400))
         self.router = r = APIRouter()

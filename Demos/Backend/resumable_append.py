@@ -221,5 +221,8 @@ class Append:
         self.record, _ = await self.lease.release(lambda r: self._counted(r, final=final, length=self.offset))
         service.hashes.forget(upload_id)
         if self.state.tail_valid or self.offset > self.state.offset:
-            await service.storage.delete(service.store.tail_key(upload_id))
-        return service.final_response(self.record, self.version, self.request, creation=self.creation)
+            service.background.run(service.storage.delete(service.store.tail_key(upload_id)), "removing a tail")
+        # Our answer even if another request took the upload over meanwhile (its record then learns the final
+        # answer from S3 when next asked): the object is complete either way.
+        answered = {"id": upload_id, "final": final}
+        return service.final_response(answered, self.version, self.request, creation=self.creation)

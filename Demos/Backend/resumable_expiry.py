@@ -10,16 +10,13 @@ expired upload is discarded under its lease: the multipart upload is aborted, th
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import time
 from typing import Any
 
+from background import Background
 from resumable_store import Gone, ResumableStore, remaining_age
 from upload_hashes import UploadHashes
 from upload_lease import Busy, UploadLease, wait_until_free
-
-log = logging.getLogger("backend")
 
 
 class UploadExpiry:
@@ -31,13 +28,14 @@ class UploadExpiry:
         self.max_age = max_age
         self.sweep_every = sweep_every
         self._last_sweep = 0.0
-        self._sweeps: set[asyncio.Task] = set()
+        self.background = Background()
 
     async def current(self, upload_id: str) -> tuple[dict[str, Any], str]:
         """The upload's record once no request holds it (asking a holder to end); expired ones are discarded."""
         record, etag = await wait_until_free(self.store, upload_id, self.lease_seconds)
         if remaining_age(record) <= 0:
-            await self.expire(upload_id, (record, etag))
+            # Gone for the client at once; aborting its multipart upload and removing its objects can follow.
+            self.background.run(self.expire(upload_id, (record, etag)), f"discarding expired upload {upload_id}")
             raise Gone(upload_id)
         return record, etag
 
@@ -52,18 +50,8 @@ class UploadExpiry:
 
     def sweep_soon(self) -> None:
         """Sweeps in the background (never in the way of the request that triggered it)."""
-        if time.time() - self._last_sweep < self.sweep_every:
-            return
-
-        async def sweep_quietly() -> None:
-            try:
-                await self.sweep()
-            except Exception:  # noqa: BLE001 - housekeeping must not fail anything
-                log.exception("sweeping expired uploads failed")
-
-        task = asyncio.create_task(sweep_quietly())
-        self._sweeps.add(task)
-        task.add_done_callback(self._sweeps.discard)
+        if time.time() - self._last_sweep >= self.sweep_every:
+            self.background.run(self.sweep(), "sweeping expired uploads")
 
     async def sweep(self) -> None:
         """Expires uploads nobody came back for (S3's lifecycle rule ``AbortIncompleteMultipartUpload`` is the

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 import uuid
@@ -30,6 +31,9 @@ log = logging.getLogger("backend")
 # How often a waiting request looks at the record, and how often a holder checks whether someone asked for it.
 POLL = 0.2
 WATCH_EVERY = 0.5
+# How long a request waits for the holder to let go before it answers 503 (the client asks again): a holder that
+# is completing (S3 assembling the object) or that died (its lease not yet out) may take longer than a client waits.
+MAX_WAIT = 8.0
 
 
 class Busy(Exception):
@@ -60,10 +64,10 @@ class UploadLease:
     @classmethod
     async def acquire(cls, store: ResumableStore, upload_id: str, *, seconds: float,
                       record: tuple[dict[str, Any], str] | None = None) -> "UploadLease":
-        """Takes the lease: at once when free or expired, else after asking the holder to let go and waiting at
-        most one lease period. Raises Gone (no record) or Busy."""
+        """Takes the lease: at once when free or expired, else after asking the holder to let go and waiting a
+        while (``MAX_WAIT``). Raises Gone (no record) or Busy."""
         token = uuid.uuid4().hex
-        deadline = time.monotonic() + seconds + 2
+        deadline = time.monotonic() + min(seconds + 2, MAX_WAIT)
         loaded = record
         while True:
             if loaded is None:
@@ -127,7 +131,7 @@ class UploadLease:
 
     async def _keep(self) -> None:
         """Watches the record (a newer request asking, another holder) and renews the lease before it runs out."""
-        renew_every = self.seconds / 4
+        renew_every = min(self.seconds / 4, 2.0)
         last_renewal = time.monotonic()
         while self.stop_reason != "lost":
             await asyncio.sleep(WATCH_EVERY)
@@ -171,6 +175,11 @@ class UploadLease:
             record["holder"], record["wanted"] = None, False
             return record
 
+        # Most often the record is still the version this request last saw: one conditional write.
+        mine = released(json.loads(json.dumps(self.record)))
+        if mine is not None:
+            with contextlib.suppress(PreconditionFailed):
+                return mine, await self.store.save(self.upload_id, mine, self.etag)
         return await self.store.update(self.upload_id, released)
 
     async def stop_watching(self) -> None:
@@ -190,9 +199,8 @@ async def ask_to_let_go(store: ResumableStore, upload_id: str, record: dict[str,
 
 
 async def wait_until_free(store: ResumableStore, upload_id: str, seconds: float) -> tuple[dict[str, Any], str]:
-    """The record once nobody holds it (asking a holder to let go, waiting at most one lease period for it).
-    Raises Gone or Busy."""
-    deadline = time.monotonic() + seconds + 2
+    """The record once nobody holds it (asking a holder to let go, waiting a while for it). Raises Gone or Busy."""
+    deadline = time.monotonic() + min(seconds + 2, MAX_WAIT)
     while True:
         loaded = await store.load(upload_id)
         if loaded is None:

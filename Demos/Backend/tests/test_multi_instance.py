@@ -17,16 +17,17 @@ import pytest
 import requests
 
 from conftest import start_stack
-from test_resumable import V8, create, head, patch, record, stored
+from test_resumable import V8, create, eventually, head, patch, record, stored
 
 PART = 8 * 1024 * 1024  # the app's default S3_PART_BYTES
-LEASE = 10  # seconds: the app's default RESUMABLE_LEASE_SECONDS
+LEASE = 5  # seconds: RESUMABLE_LEASE_SECONDS of these stacks (how long a killed instance's lease outlives it)
 SLOW = 30  # seconds: a request that may wait for a dead instance's lease to run out
 
 
 @pytest.fixture(scope="module")
 def multi(tmp_path_factory):
-    s = start_stack(tmp_path_factory.mktemp("multi") / "run_stack.log", "--test-hooks", "--instances", "3")
+    s = start_stack(tmp_path_factory.mktemp("multi") / "run_stack.log", "--test-hooks", "--instances", "3",
+                    env={"RESUMABLE_LEASE_SECONDS": str(LEASE)})
     try:
         yield s
     finally:
@@ -45,11 +46,8 @@ def parts_in_s3(stack, location: str) -> int:
     return len(answer.get("Parts", []))
 
 
-def wait_for(condition, what: str, timeout: float = SLOW) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.05)
+def wait_for(condition, what: str) -> None:
+    assert eventually(condition, SLOW), f"timed out waiting for {what}"
 
 
 def open_append(stack, base: str, location: str, offset: int, length: int, complete: bool) -> socket.socket:

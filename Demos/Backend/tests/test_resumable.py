@@ -126,6 +126,16 @@ def stored(stack, answer) -> bytes:
     return stack.stored(f"uploads/{answer['fileId']}.bin")
 
 
+def eventually(condition, timeout: float = 10.0) -> bool:
+    """Whether `condition()` holds within `timeout` seconds (for work the server does after answering)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.1)
+    return True
+
+
 def record(stack, location: str) -> dict:
     """The upload's record in S3 (resumable_store.py)."""
     return json.loads(stack.stored(f"resumable/{location.rsplit('/', 1)[1]}/record.json"))
@@ -326,18 +336,15 @@ def test_limits_and_expiry(tmp_path, http):
         upload_id, key = location.rsplit("/", 1)[1], record(s, location)["key"]
         time.sleep(1.5)
         assert head(http, s, location).status_code == 404, "expired after max-age without an append"
-        assert s.keys(f"resumable/{upload_id}/") == set(), "its record and tail are gone"
-        assert key not in s.multipart_uploads(), "and its multipart upload was aborted"
+        gone = eventually(lambda: not s.keys(f"resumable/{upload_id}/") and key not in s.multipart_uploads())
+        assert gone, "its record and tail are removed and its multipart upload aborted (right after the 404)"
 
         forgotten = create(http, s, b"x" * 1000, complete=False).headers["Location"]
         upload_id, key = forgotten.rsplit("/", 1)[1], record(s, forgotten)["key"]
         time.sleep(1.5)
         create(http, s, b"y", complete=False)  # a creation sweeps (at most once per RESUMABLE_SWEEP_SECONDS)
-        deadline = time.monotonic() + 10
-        while s.keys(f"resumable/{upload_id}/") and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert s.keys(f"resumable/{upload_id}/") == set(), "an expired upload nobody asked for again was swept"
-        assert key not in s.multipart_uploads()
+        swept = eventually(lambda: not s.keys(f"resumable/{upload_id}/") and key not in s.multipart_uploads())
+        assert swept, "an expired upload nobody asked for again was swept"
     finally:
         s.close_stdin_and_wait()
 
