@@ -8,7 +8,7 @@ import Unidirectional
 /// the client handed to the network.
 ///
 /// Starts `Demos/Backend/run_stack.py --test-hooks` itself (the project's `.venv`), writes the file to a temporary
-/// folder and removes both afterwards.
+/// folder and removes both afterwards (and the stored copies from the stack's S3 after every round).
 enum ResumableUploadBenchmarks {
   static let fileSize: Int64 = 200_000_000
 
@@ -20,7 +20,7 @@ enum ResumableUploadBenchmarks {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       let file = folder.appendingPathComponent("payload.bin")
       try writeRandomFile(at: file, size: fileSize)
-      let backend = try Backend.start(uploads: folder.appendingPathComponent("uploads"))
+      let backend = try RunStack.start(arguments: ["--test-hooks"])
       defer { backend.stop() }
       return try await measure(file: file, backend: backend, rounds: rounds)
     } catch {
@@ -29,7 +29,7 @@ enum ResumableUploadBenchmarks {
     }
   }
 
-  private static func measure(file: URL, backend: Backend, rounds: Int) async throws -> [BenchmarkResult] {
+  private static func measure(file: URL, backend: RunStack, rounds: Int) async throws -> [BenchmarkResult] {
     let upload = ResumableUploadFile(url: file, filename: "payload.bin")
     let resumable = ResumableUploadConfiguration(
       endpoint: backend.api.appendingPathComponent("resumable-uploads"), token: BearerToken(backend.token),
@@ -52,13 +52,13 @@ enum ResumableUploadBenchmarks {
       let receipt = try await ResumableUploader(configuration: resumable).upload(upload) { _ in }
       resumableTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start))
       guard receipt.mode == .resumable(interopVersion: 8), receipt.size == fileSize else {
-        throw Failure("the resumable upload answered \(receipt.mode), \(receipt.size) bytes")
+        throw RunStack.Failure("the resumable upload answered \(receipt.mode), \(receipt.size) bytes")
       }
 
       start = DispatchTime.now().uptimeNanoseconds
       let plainReceipt = try await ResumableUploader(configuration: plain).upload(upload) { _ in }
       plainTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start))
-      guard plainReceipt.mode == .plain else { throw Failure("the plain upload went \(plainReceipt.mode)") }
+      guard plainReceipt.mode == .plain else { throw RunStack.Failure("the plain upload went \(plainReceipt.mode)") }
 
       if let time = try? curlPut(file: file, to: plain.endpoint, token: backend.token) { curlTimes.append(time) }
 
@@ -66,11 +66,13 @@ enum ResumableUploadBenchmarks {
       let droppedReceipt = try await ResumableUploader(configuration: dropped).upload(upload) { _ in }
       droppedTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start))
       guard droppedReceipt.resumptions == 1, let fileID = droppedReceipt.fileID else {
-        throw Failure("the dropped upload resumed \(droppedReceipt.resumptions) times")
+        throw RunStack.Failure("the dropped upload resumed \(droppedReceipt.resumptions) times")
       }
-      received.append(Double(try backend.bytesReceived(fileID: fileID)))
+      struct Counters: Decodable { let bytesReceived: Int64 }
+      let counters = try backend.hook(Counters.self, "test-hooks/resumable-uploads?fileId=\(fileID)")
+      received.append(Double(counters.bytesReceived))
       handedOut.append(Double(droppedReceipt.bytesSent))
-      backend.removeStoredFiles()
+      try backend.deleteObjects(prefix: "uploads/")
     }
     let size = Double(fileSize)
     var results = [
@@ -104,134 +106,27 @@ enum ResumableUploadBenchmarks {
 
   /// Nanoseconds `curl -T` takes to PUT `file` to `url` (curl's own transfer time); the token goes on stdin.
   private static func curlPut(file: URL, to url: URL, token: String) throws -> Double {
-    let output = try run(
-      "/usr/bin/env",
-      ["curl", "-s", "-f", "-o", "/dev/null", "-w", "%{time_total}", "-H", "@-", "-T", file.path, url.absoluteString],
+    let output = try RunStack.output(
+      of: "curl", ["-s", "-f", "-o", "/dev/null", "-w", "%{time_total}", "-H", "@-", "-T", file.path, url.absoluteString],
       input: "Authorization: Bearer \(token)\n")
     guard let seconds = Double(output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-      throw Failure("curl printed \(output.debugDescription)")
+      throw RunStack.Failure("curl printed \(output.debugDescription)")
     }
     return seconds * 1e9
   }
 
-  struct Failure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-  }
-
-  /// `run_stack.py --test-hooks` with its uploads in a folder of ours; stopped by closing its stdin.
-  private final class Backend {
-    let api: URL
-    let token: String
-    let uploads: URL
-    private let process: Process
-    private let stdin: Pipe
-
-    private init(api: URL, token: String, uploads: URL, process: Process, stdin: Pipe) {
-      self.api = api
-      self.token = token
-      self.uploads = uploads
-      self.process = process
-      self.stdin = stdin
-    }
-
-    static func start(uploads: URL) throws -> Backend {
-      let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-      let python =
-        ProcessInfo.processInfo.environment["UNIDIRECTIONAL_PYTHON"]
-        ?? root.appendingPathComponent(".venv/bin/python3").path
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: python)
-      process.arguments = [
-        root.appendingPathComponent("Demos/Backend/run_stack.py").path, "--test-hooks", "--upload-dir", uploads.path,
-      ]
-      let stdin = Pipe()
-      let stdout = Pipe()
-      process.standardInput = stdin
-      process.standardOutput = stdout
-      process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-      try process.run()
-      // run_stack.py prints one JSON line once it is ready, and gives up after 15 s itself.
-      let line = String(decoding: readLine(stdout.fileHandleForReading), as: UTF8.self)
-      struct Ready: Decodable {
-        let api: String
-        let token: String
-      }
-      guard let ready = try? JSONDecoder().decode(Ready.self, from: Data(line.utf8)), let api = URL(string: ready.api)
-      else {
-        try? stdin.fileHandleForWriting.close()
-        process.waitUntilExit()
-        throw Failure("run_stack.py did not start (run Scripts/python-env first)")
-      }
-      return Backend(api: api, token: ready.token, uploads: uploads, process: process, stdin: stdin)
-    }
-
-    private static func readLine(_ handle: FileHandle) -> Data {
-      var buffer = Data()
-      while buffer.count < 65_536 {
-        let chunk = handle.availableData
-        if chunk.isEmpty { break }
-        buffer.append(chunk)
-        if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) { return buffer[..<newline] }
-      }
-      return buffer
-    }
-
-    /// Body bytes the backend received for the upload that produced `fileID` (its test hook).
-    func bytesReceived(fileID: String) throws -> Int64 {
-      let url = "\(api.absoluteString)/test-hooks/resumable-uploads?fileId=\(fileID)"
-      let output = try run("/usr/bin/env", ["curl", "-s", "-f", url])
-      struct Counters: Decodable { let bytesReceived: Int64 }
-      return try JSONDecoder().decode(Counters.self, from: Data(output.utf8)).bytesReceived
-    }
-
-    /// The stored copies (200 MB each) go after every round.
-    func removeStoredFiles() {
-      for name in (try? FileManager.default.contentsOfDirectory(atPath: uploads.path)) ?? [] where name.hasSuffix(".bin")
-      {
-        try? FileManager.default.removeItem(at: uploads.appendingPathComponent(name))
-      }
-    }
-
-    func stop() {
-      try? stdin.fileHandleForWriting.close()
-      process.waitUntilExit()
-    }
-  }
-
-  /// Runs a program to completion and returns its standard output; throws on a non-zero exit.
-  private static func run(_ executable: String, _ arguments: [String], input: String? = nil) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let output = Pipe()
-    process.standardOutput = output
-    let stdin = Pipe()
-    process.standardInput = stdin
-    try process.run()
-    if let input { try stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8)) }
-    try stdin.fileHandleForWriting.close()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      throw Failure("\(arguments.first ?? executable) exited with \(process.terminationStatus)")
-    }
-    return String(decoding: data, as: UTF8.self)
-  }
-
   /// `size` random bytes from `/dev/urandom`, 1 MiB at a time.
-  private static func writeRandomFile(at url: URL, size: Int64) throws {
+  static func writeRandomFile(at url: URL, size: Int64) throws {
     guard FileManager.default.createFile(atPath: url.path, contents: nil),
       let random = FileHandle(forReadingAtPath: "/dev/urandom")
-    else { throw Failure("cannot create \(url.path)") }
+    else { throw RunStack.Failure("cannot create \(url.path)") }
     defer { try? random.close() }
     let handle = try FileHandle(forWritingTo: url)
     defer { try? handle.close() }
     var written: Int64 = 0
     while written < size {
       let chunk = try random.read(upToCount: Int(min(size - written, 1 << 20))) ?? Data()
-      guard !chunk.isEmpty else { throw Failure("/dev/urandom ran dry") }
+      guard !chunk.isEmpty else { throw RunStack.Failure("/dev/urandom ran dry") }
       try handle.write(contentsOf: chunk)
       written += Int64(chunk.count)
     }

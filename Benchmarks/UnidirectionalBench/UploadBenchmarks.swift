@@ -21,7 +21,7 @@ enum UploadBenchmarks {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       let file = folder.appendingPathComponent("payload.jpg")
       try writeFile(at: file, size: fileSize)
-      let stack = try BenchStack.start()
+      let stack = try RunStack.start(arguments: [])
       defer { stack.stop() }
       var results = try await measure(file: file, stack: stack, rounds: rounds)
       let model = folder.appendingPathComponent("model.usdz")
@@ -34,7 +34,7 @@ enum UploadBenchmarks {
     }
   }
 
-  private static func measure(file: URL, stack: BenchStack, rounds: Int) async throws -> [BenchmarkResult] {
+  private static func measure(file: URL, stack: RunStack, rounds: Int) async throws -> [BenchmarkResult] {
     let uploader = PresignedUploader(
       configuration: UploadServerConfiguration(
         apiBaseURL: stack.api, token: BearerToken(stack.token), requestTimeout: 120))
@@ -69,7 +69,7 @@ enum UploadBenchmarks {
       boto3.append(try botoPutObject(file: file, stack: stack))
       if let time = try? curlPut(file: file, stack: stack) { curl.append(time) }
     }
-    guard progressReports.value >= rounds else { throw BenchStack.Failure("no progress was reported") }
+    guard progressReports.value >= rounds else { throw RunStack.Failure("no progress was reported") }
     let baseline = median(boto3)
     var results = [
       BenchmarkResult(
@@ -98,7 +98,7 @@ enum UploadBenchmarks {
 
   /// `MultipartUploader` (the socket engine, with and without progress; URLSession for reference) against `curl -F`,
   /// alternating, 100 MB to the same FastAPI `/upload-model`; each stored file is removed at once.
-  private static func measureMultipart(file: URL, stack: BenchStack, rounds: Int) async throws -> [BenchmarkResult] {
+  private static func measureMultipart(file: URL, stack: RunStack, rounds: Int) async throws -> [BenchmarkResult] {
     func uploader(_ transport: UploadServerConfiguration.Transport) -> MultipartUploader {
       MultipartUploader(
         configuration: UploadServerConfiguration(
@@ -195,8 +195,8 @@ enum UploadBenchmarks {
   }
 
   /// Nanoseconds `curl -F` takes to post `file` to the stack's `/upload-model` (curl's own transfer time).
-  private static func curlForm(file: URL, stack: BenchStack) throws -> Double {
-    let output = try run(
+  private static func curlForm(file: URL, stack: RunStack) throws -> Double {
+    let output = try RunStack.run(
       "/usr/bin/env",
       [
         "curl", "-s", "-f", "-o", "/dev/stderr", "-w", "%{time_total}", "-H", "@-",
@@ -205,7 +205,7 @@ enum UploadBenchmarks {
     guard let seconds = Double(output.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)),
       let answer = try? JSONDecoder().decode(MultipartAnswer.self, from: Data(output.standardError.utf8))
     else {
-      throw BenchStack.Failure("curl -F printed \(output.standardOutput.debugDescription)")
+      throw RunStack.Failure("curl -F printed \(output.standardOutput.debugDescription)")
     }
     try stack.remove(fileID: answer.fileId)
     return seconds * 1e9
@@ -214,7 +214,7 @@ enum UploadBenchmarks {
   private struct MultipartAnswer: Decodable { let fileId: String }
 
   /// Nanoseconds boto3's `put_object` of `file` to the stack's moto takes (timed inside Python, without its start).
-  private static func botoPutObject(file: URL, stack: BenchStack) throws -> Double {
+  private static func botoPutObject(file: URL, stack: RunStack) throws -> Double {
     let script = """
       import sys, time, boto3
       from botocore.config import Config
@@ -227,15 +227,16 @@ enum UploadBenchmarks {
           s3.put_object(Bucket=sys.argv[2], Key="bench/boto3.jpg", Body=body, ContentType="image/jpeg")
           print(time.perf_counter_ns() - start)
       """
-    let output = try run(BenchStack.python, ["-c", script, stack.s3.absoluteString, stack.bucket, file.path])
+    let output = try RunStack.run(RunStack.python, ["-c", script, stack.s3.absoluteString, stack.bucket, file.path])
+      .standardOutput
     guard let nanoseconds = Double(output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-      throw BenchStack.Failure("boto3 printed \(output.debugDescription)")
+      throw RunStack.Failure("boto3 printed \(output.debugDescription)")
     }
     return nanoseconds
   }
 
   /// Nanoseconds `curl -T` takes to PUT `file` to a fresh presigned URL (curl's own transfer time).
-  private static func curlPut(file: URL, stack: BenchStack) throws -> Double {
+  private static func curlPut(file: URL, stack: RunStack) throws -> Double {
     // Ask the backend for a URL the same way the client does, without uploading.
     let presign = """
       import json, sys, urllib.request
@@ -245,56 +246,22 @@ enum UploadBenchmarks {
           headers={"Content-Type": "application/json", "Authorization": "Bearer " + sys.stdin.read().strip()})
       print(json.load(urllib.request.urlopen(request, timeout=10))["items"][0]["uploadURL"])
       """
-    let url = try run(
-      BenchStack.python, ["-c", presign, stack.api.absoluteString], input: stack.token
-    ).trimmingCharacters(in: .whitespacesAndNewlines)
-    let seconds = try run(
-      "/usr/bin/env",
-      [
-        "curl", "-s", "-f", "-o", "/dev/null", "-w", "%{time_total}", "-X", "PUT", "-H", "Content-Type: image/jpeg",
-        "-T", file.path, url,
-      ])
+    let url = try RunStack.run(
+      RunStack.python, ["-c", presign, stack.api.absoluteString], input: stack.token
+    ).standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+    let seconds = try RunStack.output(
+      of: "curl",
+      ["-s", "-f", "-o", "/dev/null", "-w", "%{time_total}", "-X", "PUT", "-H", "Content-Type: image/jpeg", "-T", file.path, url])
     guard let value = Double(seconds.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-      throw BenchStack.Failure("curl printed \(seconds.debugDescription)")
+      throw RunStack.Failure("curl printed \(seconds.debugDescription)")
     }
     return value * 1e9
-  }
-
-  /// Runs a program to completion and returns its standard output; throws on a non-zero exit.
-  private static func run(_ executable: String, _ arguments: [String], input: String? = nil) throws -> String {
-    try run(executable, arguments, input: input, captureErrors: false).standardOutput
-  }
-
-  /// Runs a program to completion and returns its standard output and (when `captureErrors`) standard error.
-  private static func run(
-    _ executable: String, _ arguments: [String], input: String?, captureErrors: Bool
-  ) throws -> (standardOutput: String, standardError: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let output = Pipe()
-    process.standardOutput = output
-    let errors = Pipe()
-    if captureErrors { process.standardError = errors }
-    let stdin = Pipe()
-    process.standardInput = stdin
-    try process.run()
-    if let input { try stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8)) }
-    try stdin.fileHandleForWriting.close()
-    // Small outputs: read one pipe after the other without deadlock (the programs write a few hundred bytes).
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = captureErrors ? errors.fileHandleForReading.readDataToEndOfFile() : Data()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      throw BenchStack.Failure("\(arguments.first ?? executable) exited with \(process.terminationStatus)")
-    }
-    return (String(decoding: data, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
   }
 
   /// Writes `size` pseudo-random bytes (a JPEG signature first), 1 MiB at a time.
   private static func writeFile(at url: URL, size: Int) throws {
     guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-      throw BenchStack.Failure("cannot create \(url.path)")
+      throw RunStack.Failure("cannot create \(url.path)")
     }
     let handle = try FileHandle(forWritingTo: url)
     defer { try? handle.close() }
@@ -320,113 +287,14 @@ enum UploadBenchmarks {
 }
 
 
-/// `run_stack.py` for the benchmark: started with its stdin on a pipe, stopped by closing it.
-private final class BenchStack {
-  struct Failure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-  }
-
-  private struct ReadyLine: Decodable {
-    let api: String
-    let s3: String
-    let bucket: String
-    let token: String
-    let uploadDir: String
-  }
-
-  let api: URL
-  let s3: URL
-  let bucket: String
-  let token: String
-  /// Where the backend stores `/upload-model` files.
-  let uploadDirectory: URL
-  private let process: Process
-  private let stdin: Pipe
-
-  private init(
-    api: URL, s3: URL, bucket: String, token: String, uploadDirectory: URL, process: Process, stdin: Pipe
-  ) {
-    self.api = api
-    self.s3 = s3
-    self.bucket = bucket
-    self.token = token
-    self.uploadDirectory = uploadDirectory
-    self.process = process
-    self.stdin = stdin
-  }
-
-  /// Removes the file an upload stored (so 100 MB files do not pile up between rounds).
-  func remove(_ receipt: MultipartUploadReceipt) throws {
+extension RunStack {
+  /// Removes the file a multipart upload stored (so 100 MB files do not pile up between rounds).
+  fileprivate func remove(_ receipt: MultipartUploadReceipt) throws {
     try remove(fileID: receipt.fileID)
   }
 
-  /// Removes the stored file `<fileID>.<extension>`.
-  func remove(fileID: String) throws {
-    let names = try FileManager.default.contentsOfDirectory(atPath: uploadDirectory.path)
-    for name in names where name.hasPrefix(fileID + ".") {
-      try FileManager.default.removeItem(at: uploadDirectory.appendingPathComponent(name))
-    }
+  /// Removes the stored file `uploads/<fileID>.usdz`.
+  fileprivate func remove(fileID: String) throws {
+    try deleteObject(key: "uploads/\(fileID).usdz")
   }
-
-  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
-
-  /// The project's Python environment (`Scripts/python-env`), as the tests use it; never the system's `python3`.
-  static var python: String {
-    ProcessInfo.processInfo.environment["UNIDIRECTIONAL_PYTHON"] ?? root.appendingPathComponent(".venv/bin/python3").path
-  }
-
-  static func start() throws -> BenchStack {
-    let script = root.appendingPathComponent("Demos/Backend/run_stack.py")
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: python)
-    process.arguments = [script.path]
-    let stdin = Pipe()
-    let stdout = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-    try process.run()
-    let ready = DispatchSemaphore(value: 0)
-    let line = LockIsolated<String?>(nil)
-    Thread {
-      var buffer = Data()
-      while buffer.count < 65_536 {
-        let chunk = stdout.fileHandleForReading.availableData
-        if chunk.isEmpty { break }
-        buffer.append(chunk)
-        if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-          line.setValue(String(decoding: buffer[..<newline], as: UTF8.self))
-          break
-        }
-      }
-      ready.signal()
-    }.start()
-    let stack: BenchStack? =
-      if ready.wait(timeout: .now() + 20) == .success, let text = line.value,
-        let decoded = try? JSONDecoder().decode(ReadyLine.self, from: Data(text.utf8)),
-        let api = URL(string: decoded.api), let s3 = URL(string: decoded.s3)
-      {
-        BenchStack(
-          api: api, s3: s3, bucket: decoded.bucket, token: decoded.token,
-          uploadDirectory: URL(fileURLWithPath: decoded.uploadDir), process: process, stdin: stdin)
-      } else {
-        nil
-      }
-    guard let stack else {
-      try? stdin.fileHandleForWriting.close()
-      process.terminate()
-      throw Failure("run_stack.py did not become ready within 20 s (pip install -r Demos/Backend/requirements.txt)")
-    }
-    return stack
-  }
-
-  func stop() {
-    try? stdin.fileHandleForWriting.close()
-    let deadline = Date().addingTimeInterval(10)
-    while process.isRunning, Date() < deadline { usleep(20_000) }
-    if process.isRunning { process.terminate() }
-  }
-
 }

@@ -1,4 +1,8 @@
-"""Fixtures: spawn run_stack.py as a subprocess and talk to it over 127.0.0.1."""
+"""Fixtures: spawn run_stack.py as a subprocess and talk to it over 127.0.0.1.
+
+The shared `stack` runs every test that uses it twice: against one instance, and against three instances behind
+run_stack.py's round-robin proxy, where each request of the `http` session opens a new connection and so reaches
+the next instance."""
 
 from __future__ import annotations
 
@@ -10,8 +14,10 @@ import sys
 import time
 from pathlib import Path
 
+import boto3
 import pytest
 import requests
+from botocore.config import Config
 
 BACKEND_DIR = Path(__file__).resolve().parent.parent
 RUN_STACK = BACKEND_DIR / "run_stack.py"
@@ -26,11 +32,38 @@ class Stack:
         self.api: str = info["api"]
         self.s3: str = info["s3"]
         self.token: str = info["token"]
-        self.upload_dir = Path(info["uploadDir"])
+        self.bucket: str = info["bucket"]
+        self.instances: list[str] = info["instances"]
+        self.s3_client = boto3.client(
+            "s3", endpoint_url=self.s3, region_name="us-east-1", aws_access_key_id="testing",
+            aws_secret_access_key="testing",
+            config=Config(s3={"addressing_style": "path"}, request_checksum_calculation="when_required",
+                          response_checksum_validation="when_required"),
+        )
 
     @property
     def auth(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.token}"}
+
+    def stored(self, key: str) -> bytes:
+        """The object's bytes, straight from S3."""
+        return self.s3_client.get_object(Bucket=self.bucket, Key=key)["Body"].read()
+
+    def keys(self, prefix: str = "") -> set[str]:
+        pages = self.s3_client.get_paginator("list_objects_v2").paginate(Bucket=self.bucket, Prefix=prefix)
+        return {item["Key"] for page in pages for item in page.get("Contents", [])}
+
+    def multipart_uploads(self) -> list[str]:
+        """Keys of the multipart uploads S3 still holds parts for."""
+        return [u["Key"] for u in self.s3_client.list_multipart_uploads(Bucket=self.bucket).get("Uploads", [])]
+
+    def command(self, line: str, timeout: float = 30.0) -> dict:
+        """Sends run_stack.py a command on its stdin and returns its one-line JSON answer."""
+        self.proc.stdin.write((line + "\n").encode())
+        self.proc.stdin.flush()
+        answer = _read_line(self.proc, timeout)
+        assert answer.endswith(b"\n"), f"no answer to {line!r}: {answer!r}\n{self.log()}"
+        return json.loads(answer)
 
     def log(self) -> str:
         try:
@@ -92,21 +125,14 @@ def start_stack(log_path: Path, *args: str, env: dict[str, str] | None = None) -
         proc.wait(timeout=5)
         raise AssertionError(f"run_stack printed no JSON line: {line!r}\n{log_path.read_text(errors='replace')}")
     info = json.loads(line)
-    assert set(info) == {"api", "s3", "bucket", "token", "uploadDir"}
+    assert set(info) == {"api", "s3", "bucket", "token", "instances"}
     return Stack(proc, info, log_path)
 
 
-@pytest.fixture(scope="session")
-def sandbox(tmp_path_factory) -> Path:
-    """A folder whose nested uploads dir lets us see escapes into parents."""
-    return tmp_path_factory.mktemp("sandbox")
-
-
-@pytest.fixture(scope="session")
-def stack(sandbox, tmp_path_factory):
-    upload_dir = sandbox / "a" / "b" / "uploads"
+@pytest.fixture(scope="session", params=[1, 3], ids=["1-instance", "3-instances"])
+def stack(request, tmp_path_factory):
     log_path = tmp_path_factory.mktemp("logs") / "run_stack.log"
-    s = start_stack(log_path, "--test-hooks", "--upload-dir", str(upload_dir))
+    s = start_stack(log_path, "--test-hooks", "--instances", str(request.param))
     try:
         yield s
     finally:
@@ -122,5 +148,7 @@ def stack(sandbox, tmp_path_factory):
 def http():
     session = requests.Session()
     session.trust_env = False  # never route 127.0.0.1 through a proxy
+    # A new connection per request: behind the round-robin proxy, consecutive requests reach different instances.
+    session.headers["Connection"] = "close"
     yield session
     session.close()

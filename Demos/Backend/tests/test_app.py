@@ -46,18 +46,28 @@ def multipart_body(filename_header: str, data: bytes = b"payload", name: str = "
     return body, f"multipart/form-data; boundary={boundary}"
 
 
-def snapshot(root: Path) -> dict[str, tuple[int, int] | None]:
-    """Every path under root; files with (size, mtime). Dir mtimes are ignored
-    (a refused upload may create and remove its temp file)."""
-    out: dict[str, tuple[int, int] | None] = {}
-    for dirpath, dirnames, filenames in os.walk(root):
-        for n in dirnames:
-            out[str((Path(dirpath) / n).relative_to(root))] = None
-        for n in filenames:
-            p = Path(dirpath) / n
-            st = p.lstat()
-            out[str(p.relative_to(root))] = (st.st_size, st.st_mtime_ns)
-    return out
+def snapshot(stack) -> tuple[frozenset[str], tuple[str, ...]]:
+    """What S3 holds under uploads/: the objects, and the multipart uploads that still have parts."""
+    return frozenset(stack.keys("uploads/")), tuple(sorted(k for k in stack.multipart_uploads() if k.startswith("uploads/")))
+
+
+def snapshot_dir(root: Path) -> dict[str, tuple[int, int]]:
+    """Every file under root (the instances' working directory) with (size, mtime), Python's caches aside."""
+    return {
+        str(p.relative_to(root)): (p.lstat().st_size, p.lstat().st_mtime_ns)
+        for p in root.rglob("*")
+        if "__pycache__" not in p.parts and ".pytest_cache" not in p.parts
+    }
+
+
+def settled_snapshot(stack, before, timeout: float = 10.0):
+    """The snapshot once it equals `before`, or the last one after `timeout` (an abort runs after the answer)."""
+    deadline = time.monotonic() + timeout
+    now = snapshot(stack)
+    while now != before and time.monotonic() < deadline:
+        time.sleep(0.1)
+        now = snapshot(stack)
+    return now
 
 
 def events_by_id(http, stack) -> dict[int, dict]:
@@ -219,15 +229,17 @@ def test_presign_refuses_a_large_chunked_body(http, stack):
     assert r.json() == {"message": "request body too large (limit 65536 bytes)"}
 
 
-def test_a_client_hanging_up_mid_upload_is_one_log_line_not_a_traceback(stack, sandbox):
-    before = snapshot(sandbox)
+def test_a_client_hanging_up_mid_upload_is_one_log_line_not_a_traceback(stack):
+    before = snapshot(stack)
     log_start = stack.log_path.stat().st_size
     head = (
         f"POST /upload-model HTTP/1.1\r\nAuthorization: Bearer {stack.token}\r\n"
         "Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 100000"
     )
-    part = b'--b\r\nContent-Disposition: form-data; name="file"; filename="m.usdz"\r\n\r\n' + b"x" * 5000
-    _raw_request(stack, head, part, timeout=0.5)  # sends 5 KB of 100 KB, then hangs up
+    # 12 MB of 20 MB: more than a part (8 MiB), so S3 already holds a part of a multipart upload when it hangs up.
+    head = head.replace("Content-Length: 100000", "Content-Length: 20000000")
+    part = b'--b\r\nContent-Disposition: form-data; name="file"; filename="m.usdz"\r\n\r\n' + os.urandom(12_000_000)
+    _raw_request(stack, head, part, timeout=0.5)  # sends 12 MB of 20 MB, then hangs up
 
     def new_log() -> str:
         with open(stack.log_path, "rb") as f:
@@ -240,7 +252,7 @@ def test_a_client_hanging_up_mid_upload_is_one_log_line_not_a_traceback(stack, s
     log = new_log()
     assert "client disconnected during POST /upload-model before its request was complete" in log, log
     assert "Traceback" not in log and "unhandled error" not in log, log
-    assert snapshot(sandbox) == before, "the partial upload left nothing behind"
+    assert settled_snapshot(stack, before) == before, "the partial upload left nothing behind: no object, no parts"
 
 
 def test_framework_errors_use_message_shape(http, stack):
@@ -270,11 +282,8 @@ def test_upload_model_happy_path(http, stack):
     assert body["message"] == "File uploaded successfully"
     assert body["size"] == len(data)
     assert body["sha256"] == hashlib.sha256(data).hexdigest()
-    stored = stack.upload_dir / f"{body['fileId']}.usdz"
-    assert stored.is_file()
-    assert stored.resolve().parent == stack.upload_dir.resolve()
-    assert hashlib.sha256(stored.read_bytes()).hexdigest() == body["sha256"]
-    assert not list(stack.upload_dir.glob(".*.part")), "temporary file left behind"
+    assert stack.stored(f"uploads/{body['fileId']}.usdz") == data, "S3 holds the file under the server's name"
+    assert f"uploads/{body['fileId']}.usdz" not in stack.multipart_uploads(), "no multipart upload left open"
 
 
 def test_upload_model_unusual_extension_dropped(http, stack):
@@ -282,15 +291,15 @@ def test_upload_model_unusual_extension_dropped(http, stack):
     r = http.post(f"{stack.api}/upload-model", data=body, headers={**stack.auth, "Content-Type": ctype},
                   timeout=TIMEOUT)
     assert r.status_code == 200, r.text
-    assert (stack.upload_dir / r.json()["fileId"]).is_file()
+    assert stack.stored(f"uploads/{r.json()['fileId']}") == b"abc"
 
 
 TRAVERSAL_NAMES = ["../../etc/x", "/etc/passwd", "..\\x", "a/../../b", "..", "C:\\evil\\x", "\\\\srv\\x"]
 
 
 @pytest.mark.parametrize("name", TRAVERSAL_NAMES)
-def test_upload_model_refuses_path_traversal(http, stack, sandbox, name):
-    before = snapshot(sandbox)
+def test_upload_model_refuses_path_traversal(http, stack, name):
+    before, files_before = snapshot(stack), snapshot_dir(BACKEND_DIR)
     passwd_before = Path("/etc/passwd").stat().st_mtime_ns
     # 1) the way a normal client library encodes it
     r = http.post(f"{stack.api}/upload-model", files={"file": (name, b"evil", "text/plain")},
@@ -306,10 +315,10 @@ def test_upload_model_refuses_path_traversal(http, stack, sandbox, name):
     assert r.json()["success"] is False
     assert r.json()["message"].startswith("invalid filename")
 
-    assert snapshot(sandbox) == before, "something was written in or around the upload dir"
+    assert settled_snapshot(stack, before) == before, "nothing was stored"
+    assert snapshot_dir(BACKEND_DIR) == files_before, "nothing was written next to the instances either"
     assert Path("/etc/passwd").stat().st_mtime_ns == passwd_before
-    for p in (sandbox / "a" / "etc" / "x", sandbox / "etc", Path("/etc/x"), BACKEND_DIR.parent.parent / "etc",
-              stack.upload_dir.parent / "b"):
+    for p in (Path("/etc/x"), BACKEND_DIR.parent.parent / "etc", BACKEND_DIR / "etc", BACKEND_DIR.parent / "etc"):
         assert not p.exists(), p
 
 
@@ -318,18 +327,18 @@ def test_upload_model_refuses_path_traversal(http, stack, sandbox, name):
     ['filename=""', 'filename="a\x01b"', "filename*=UTF-8''..%2F..%2Fetc%2Fx", 'filename="ok.usdz"; '
      "filename*=UTF-8''%2Fetc%2Fpasswd"],
 )
-def test_upload_model_refuses_other_bad_names(http, stack, sandbox, header):
-    before = snapshot(sandbox)
+def test_upload_model_refuses_other_bad_names(http, stack, header):
+    before = snapshot(stack)
     body, ctype = multipart_body(header)
     r = http.post(f"{stack.api}/upload-model", data=body, headers={**stack.auth, "Content-Type": ctype},
                   timeout=TIMEOUT)
     assert r.status_code == 400, r.text
     assert r.json()["success"] is False
-    assert snapshot(sandbox) == before
+    assert settled_snapshot(stack, before) == before
 
 
-def test_upload_model_missing_file_field(http, stack, sandbox):
-    before = snapshot(sandbox)
+def test_upload_model_missing_file_field(http, stack):
+    before = snapshot(stack)
     r = http.post(f"{stack.api}/upload-model", files={"other": ("m.usdz", b"abc", "model/vnd.usdz+zip")},
                   headers=stack.auth, timeout=TIMEOUT)
     assert r.status_code == 400
@@ -338,16 +347,16 @@ def test_upload_model_missing_file_field(http, stack, sandbox):
     assert r.status_code == 400 and r.json()["success"] is False
     r = http.post(f"{stack.api}/upload-model", json={"file": "x"}, headers=stack.auth, timeout=TIMEOUT)
     assert r.status_code == 400 and r.json()["success"] is False
-    assert snapshot(sandbox) == before
+    assert settled_snapshot(stack, before) == before
 
 
-def test_upload_model_truncated_body(http, stack, sandbox):
-    before = snapshot(sandbox)
+def test_upload_model_truncated_body(http, stack):
+    before = snapshot(stack)
     body, ctype = multipart_body('filename="m.usdz"', b"x" * 1000)
     r = http.post(f"{stack.api}/upload-model", data=body[:-20], headers={**stack.auth, "Content-Type": ctype},
                   timeout=TIMEOUT)
     assert r.status_code == 400 and r.json()["success"] is False
-    assert snapshot(sandbox) == before
+    assert settled_snapshot(stack, before) == before
 
 
 # ---------------------------------------------------------------- test hooks
@@ -473,7 +482,7 @@ def test_stack_without_hooks_env_token_and_sigterm(tmp_path, http):
     s = start_stack(tmp_path / "log", env={"BACKEND_API_TOKEN": "fixed-token-123"})
     try:
         assert s.token == "fixed-token-123"
-        assert s.upload_dir.is_dir()
+        assert s.instances == [s.api]
         r = http.get(f"{s.api}/test-hooks/events", timeout=TIMEOUT)
         assert r.status_code == 404 and "message" in r.json()
         r = presign(http, s, [item(), item()], {"X-Test-Fault": "count-mismatch,put-fail:0"})
@@ -482,7 +491,6 @@ def test_stack_without_hooks_env_token_and_sigterm(tmp_path, http):
         assert len(out) == 2 and all(o["uploadURL"].startswith(s.s3) for o in out)
         s.proc.send_signal(signal.SIGTERM)
         assert s.proc.wait(timeout=10) == 0
-        assert not s.upload_dir.exists(), "temp upload dir should be removed on exit"
         assert "fixed-token-123" not in s.log()
     finally:
         if s.proc.poll() is None:
@@ -542,7 +550,7 @@ def _free_port() -> int:
 def test_token_not_configured_is_500(tmp_path, http, stack):
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("BACKEND_API_TOKEN", "BACKEND_TEST_HOOKS")}
-    env.update(S3_ENDPOINT_URL=stack.s3, UPLOAD_DIR=str(tmp_path / "up"), NO_PROXY="127.0.0.1")
+    env.update(S3_ENDPOINT_URL=stack.s3, NO_PROXY="127.0.0.1")
     with open(tmp_path / "uvicorn.log", "wb") as log:
         p = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "app:app", "--app-dir", str(BACKEND_DIR), "--host", "127.0.0.1",

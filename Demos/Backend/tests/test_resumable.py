@@ -122,7 +122,23 @@ def patch(http, stack, location, body: bytes, offset: int, complete: bool, versi
 
 
 def stored(stack, answer) -> bytes:
-    return (stack.upload_dir / f"{answer['fileId']}.bin").read_bytes()
+    """The completed upload's file, as S3 holds it."""
+    return stack.stored(f"uploads/{answer['fileId']}.bin")
+
+
+def eventually(condition, timeout: float = 10.0) -> bool:
+    """Whether `condition()` holds within `timeout` seconds (for work the server does after answering)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.1)
+    return True
+
+
+def record(stack, location: str) -> dict:
+    """The upload's record in S3 (resumable_store.py)."""
+    return json.loads(stack.stored(f"resumable/{location.rsplit('/', 1)[1]}/record.json"))
 
 
 # ---------------------------------------------------------------- discovery
@@ -276,14 +292,17 @@ def test_an_append_to_a_completed_upload_replays_its_answer(http, stack):
     assert again.status_code == 400
 
 
-def test_delete_forgets_the_upload_and_its_partial_file(http, stack):
-    location = create(http, stack, b"x" * 1000, complete=False).headers["Location"]
-    upload_id = location.rsplit("/", 1)[1]
-    assert (stack.upload_dir / ".resumable" / f"{upload_id}.part").exists()
+def test_delete_aborts_the_multipart_upload_and_removes_its_objects(http, stack):
+    location = create(http, stack, os.urandom(9_000_000), complete=False).headers["Location"]
+    upload_id, key = location.rsplit("/", 1)[1], record(stack, location)["key"]
+    assert stack.keys(f"resumable/{upload_id}/") == {f"resumable/{upload_id}/record.json",
+                                                     f"resumable/{upload_id}/tail"}, "a part, then the tail"
+    assert key in stack.multipart_uploads()
     r = http.delete(location, headers={**stack.auth, **V8}, timeout=TIMEOUT)
     assert r.status_code == 204
     assert head(http, stack, location).status_code == 404
-    assert not (stack.upload_dir / ".resumable" / f"{upload_id}.part").exists()
+    assert stack.keys(f"resumable/{upload_id}/") == set()
+    assert key not in stack.multipart_uploads(), "the part went with the aborted multipart upload"
 
 
 def test_every_endpoint_but_options_needs_the_token(http, stack):
@@ -295,7 +314,7 @@ def test_every_endpoint_but_options_needs_the_token(http, stack):
 
 
 def test_the_drop_hook_needs_test_hooks(tmp_path, http):
-    s = start_stack(tmp_path / "log", "--upload-dir", str(tmp_path / "u"))
+    s = start_stack(tmp_path / "log")
     try:
         r = http.post(f"{s.api}/resumable-uploads", data=b"x",
                       headers={**s.auth, **V8, "Upload-Complete": "?1", "X-Test-Drop-After": "1"}, timeout=TIMEOUT)
@@ -304,27 +323,28 @@ def test_the_drop_hook_needs_test_hooks(tmp_path, http):
         s.close_stdin_and_wait()
 
 
-def test_limits_expiry_and_a_restart(tmp_path, http):
-    env = {"RESUMABLE_MAX_APPEND_BYTES": "1000", "RESUMABLE_MAX_AGE_SECONDS": "1", "MAX_UPLOAD_BYTES": "5000"}
-    upload_dir = tmp_path / "u"
-    s = start_stack(tmp_path / "log", "--test-hooks", "--upload-dir", str(upload_dir), env=env)
+def test_limits_and_expiry(tmp_path, http):
+    env = {"RESUMABLE_MAX_APPEND_BYTES": "1000", "RESUMABLE_MAX_AGE_SECONDS": "1", "MAX_UPLOAD_BYTES": "5000",
+           "RESUMABLE_SWEEP_SECONDS": "1"}
+    s = start_stack(tmp_path / "log", "--test-hooks", env=env)
     try:
         limit = http.options(f"{s.api}/resumable-uploads", headers=V8, timeout=TIMEOUT).headers["Upload-Limit"]
         assert limit == "max-size=5000, max-append-size=1000, max-age=1"
         assert create(http, s, b"x" * 1001).status_code == 413, "more than max-append-size in one request"
         assert create(http, s, b"", complete=False, headers={"Upload-Length": "5001"}).status_code == 413
         location = create(http, s, b"x" * 1000, complete=False).headers["Location"]
+        upload_id, key = location.rsplit("/", 1)[1], record(s, location)["key"]
         time.sleep(1.5)
-        assert head(http, s, location).status_code == 404, "expired after max-age without a request"
-        location = create(http, s, b"x" * 1000, complete=False).headers["Location"]
-        port = urlparse(s.api).port
-    finally:
-        s.close_stdin_and_wait()
-    s = start_stack(tmp_path / "log2", "--test-hooks", "--upload-dir", str(upload_dir), "--api-port", str(port),
-                    env=env)
-    try:
-        assert head(http, s, location).status_code == 404, "a restarted server knows no upload"
-        assert list((upload_dir / ".resumable").glob("*.part")) == [], "and removed the partial files"
+        assert head(http, s, location).status_code == 404, "expired after max-age without an append"
+        gone = eventually(lambda: not s.keys(f"resumable/{upload_id}/") and key not in s.multipart_uploads())
+        assert gone, "its record and tail are removed and its multipart upload aborted (right after the 404)"
+
+        forgotten = create(http, s, b"x" * 1000, complete=False).headers["Location"]
+        upload_id, key = forgotten.rsplit("/", 1)[1], record(s, forgotten)["key"]
+        time.sleep(1.5)
+        create(http, s, b"y", complete=False)  # a creation sweeps (at most once per RESUMABLE_SWEEP_SECONDS)
+        swept = eventually(lambda: not s.keys(f"resumable/{upload_id}/") and key not in s.multipart_uploads())
+        assert swept, "an expired upload nobody asked for again was swept"
     finally:
         s.close_stdin_and_wait()
 
@@ -356,3 +376,41 @@ def test_a_new_request_ends_an_append_still_in_flight(http, stack):
         stale.close()
     r = patch(http, stack, location, body[offset:], offset, complete=True)
     assert r.status_code == 201
+
+
+# ---------------------------------------------------------------- crash consistency (S3 written by hand)
+
+
+def _multipart(stack, location: str) -> tuple[dict, str, dict]:
+    """The record, the upload id and the S3 call arguments of an upload's multipart upload."""
+    rec = record(stack, location)
+    return rec, location.rsplit("/", 1)[1], {"Bucket": stack.bucket, "Key": rec["key"], "UploadId": rec["s3UploadId"]}
+
+
+def test_an_upload_s3_completed_whose_record_never_said_so_is_answered_as_complete(http, stack):
+    """The instance completing it died between CompleteMultipartUpload and writing the record."""
+    body = os.urandom(9_000_000)
+    location = create(http, stack, body, complete=False).headers["Location"]
+    _, upload_id, call = _multipart(stack, location)
+    [first] = stack.s3_client.list_parts(**call)["Parts"]
+    last = stack.s3_client.upload_part(**call, PartNumber=2, Body=stack.stored(f"resumable/{upload_id}/tail"))
+    stack.s3_client.complete_multipart_upload(**call, MultipartUpload={"Parts": [
+        {"PartNumber": 1, "ETag": first["ETag"]}, {"PartNumber": 2, "ETag": last["ETag"]}]})
+    h = head(http, stack, location)
+    assert (h.headers["Upload-Complete"], h.headers["Upload-Offset"]) == ("?1", "9000000")
+    r = patch(http, stack, location, b"", 9_000_000, complete=True)
+    assert r.status_code == 201, r.text
+    assert r.json()["sha256"] == hashlib.sha256(body).hexdigest() and stored(stack, r.json()) == body
+
+
+def test_a_short_last_part_whose_completion_failed_is_not_counted_and_the_upload_completes(http, stack):
+    """A completing append uploaded its short last part, then CompleteMultipartUpload failed (or it died)."""
+    body = os.urandom(12_000_000)
+    location = create(http, stack, body[:9_000_000], complete=False).headers["Location"]
+    _, upload_id, call = _multipart(stack, location)
+    tail = stack.stored(f"resumable/{upload_id}/tail")
+    stack.s3_client.upload_part(**call, PartNumber=2, Body=tail + body[9_000_000:])
+    assert head(http, stack, location).headers["Upload-Offset"] == "9000000", "the part and the tail; not the stray"
+    r = patch(http, stack, location, body[9_000_000:], 9_000_000, complete=True)
+    assert r.status_code == 201, r.text
+    assert stored(stack, r.json()) == body

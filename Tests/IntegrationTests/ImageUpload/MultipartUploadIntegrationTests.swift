@@ -53,12 +53,10 @@ final class MultipartUploadIntegrationTests: BackendStackTestCase {
       XCTAssertEqual(result.receipt.size, Int64(size))
       XCTAssertEqual(result.receipt.sha256, result.sha256, "the server stored exactly our bytes")
       XCTAssertEqual(result.receipt.message, "File uploaded successfully")
-      let stored = stack.uploadDirectory.appendingPathComponent("\(result.receipt.fileID).usdz")
-      let attributes = try FileManager.default.attributesOfItem(atPath: stored.path)
-      XCTAssertEqual((attributes[.size] as? NSNumber)?.intValue, size, "the stored file is complete")
+      let stored = try await stack.object(key: "uploads/\(result.receipt.fileID).usdz")
+      XCTAssertEqual(stored.size, size, "the stored file is complete")
+      XCTAssertEqual(stored.sha256, result.sha256, "the stored file is our file")
     }
-    let smallFile = stack.uploadDirectory.appendingPathComponent("\(small.receipt.fileID).usdz")
-    XCTAssertEqual(try SHA256.hash(fileAt: smallFile).hex, small.sha256, "the stored file is our file")
     XCTAssertTrue(try stagingIsEmpty(), "the staged body is removed")
 
     print(
@@ -77,9 +75,9 @@ final class MultipartUploadIntegrationTests: BackendStackTestCase {
     let file = folder.appendingPathComponent("model.usdz")
     try UploadIntegrationSupport.writeFile(at: file, header: Array("PK".utf8), size: 10_000, seed: 3)
     let unique = "traversal-\(UUID().uuidString)"
-    let uploadDirectory = stack.uploadDirectory.resolvingSymlinksInPath()
-    let parent = uploadDirectory.deletingLastPathComponent()
-    let before = try FileManager.default.contentsOfDirectory(atPath: uploadDirectory.path)
+    // The backend's instances run in Demos/Backend: "../x" would land in Demos.
+    let parent = BackendStack.repositoryRoot.appendingPathComponent("Demos")
+    let before = try await stack.objectKeys(prefix: "uploads/")
     let etcXExisted = FileManager.default.fileExists(atPath: "/etc/x")
 
     let cases: [(filename: String, escapesTo: URL?, message: String)] = [
@@ -103,7 +101,8 @@ final class MultipartUploadIntegrationTests: BackendStackTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: escapesTo.path), escapesTo.path)
       }
     }
-    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: uploadDirectory.path), before)
+    let after = try await stack.objectKeys(prefix: "uploads/")
+    XCTAssertEqual(after, before, "nothing was stored")
     XCTAssertTrue(try stagingIsEmpty(), "the staged body is removed after a failure too")
   }
 
@@ -115,9 +114,8 @@ final class MultipartUploadIntegrationTests: BackendStackTestCase {
       fileAt: file, filename: "my \"model\"\r\nX-Injected: 1\r\n.usdz", contentType: "model/vnd.usdz+zip")
     XCTAssertEqual(receipt.sha256, digest.hex)
     XCTAssertEqual(receipt.size, 4_096)
-    XCTAssertTrue(
-      FileManager.default.fileExists(
-        atPath: stack.uploadDirectory.appendingPathComponent("\(receipt.fileID).usdz").path))
+    let stored = try await stack.object(key: "uploads/\(receipt.fileID).usdz")
+    XCTAssertEqual(stored.sha256, digest.hex)
   }
 
   func testABadTokenIsRefusedWithA401TypedError() async throws {
@@ -172,8 +170,8 @@ final class MultipartUploadIntegrationTests: BackendStackTestCase {
     }
     XCTAssertEqual(ids.count, 3)
     for (id, digest) in zip(ids, digests) {
-      let stored = stack.uploadDirectory.appendingPathComponent("\(id.rawValue).png")
-      XCTAssertEqual(try SHA256.hash(fileAt: stored).hex, digest, "media id \(id) is the file of the same item")
+      let stored = try await stack.object(key: "uploads/\(id.rawValue).png")
+      XCTAssertEqual(stored.sha256, digest, "media id \(id) is the file of the same item")
     }
     XCTAssertEqual(progress.values.last, UploadProgress(completedBytes: 390_012, totalBytes: 390_012))
   }

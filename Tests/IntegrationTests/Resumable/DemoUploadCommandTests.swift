@@ -5,7 +5,7 @@ import XCTest
 /// `demo upload FILE --resumable --api URL` against the real backend: the connection drops twice, the progress bar
 /// says so, the stored file is the file, and the token never shows.
 final class DemoUploadCommandTests: BackendStackTestCase {
-  func testAResumableUploadSurvivesTwoDroppedConnectionsAndSaysSo() throws {
+  func testAResumableUploadSurvivesTwoDroppedConnectionsAndSaysSo() async throws {
     let stack = try Self.backend.stack()
     let file = try TestFile.random(size: 20_000_000, in: folder)
 
@@ -21,7 +21,7 @@ final class DemoUploadCommandTests: BackendStackTestCase {
     let done = try XCTUnwrap(result.lines.first { $0.hasPrefix("done: file id ") }, result.output)
     XCTAssertTrue(done.contains("resumable, interop version 8") && done.contains("2 resumptions"), done)
     let fileID = String(done.dropFirst("done: file id ".count).prefix(36))
-    let stored = stack.uploadDirectory.appendingPathComponent("\(fileID).bin")
+    let stored = try await stack.storedFile(key: "uploads/\(fileID).bin", in: folder)
     XCTAssertTrue(TestFile.identical(stored, file), "the backend stored the file unchanged")
   }
 

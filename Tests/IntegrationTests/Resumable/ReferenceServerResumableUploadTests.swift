@@ -41,6 +41,7 @@ final class ReferenceServerResumableUploadTests: XCTestCase, ResumableUploadCase
     let (result, peer, file) = try await runOffsetMismatch(restartWhenGone: true)
     defer { peer.stop() }
     let receipt = try result.get()
-    XCTAssertTrue(TestFile.identical(try peer.storedFile(receipt), file), "the stored file is byte-identical")
+    let stored = try await peer.storedFile(receipt)
+    XCTAssertTrue(TestFile.identical(stored, file), "the stored file is byte-identical")
   }
 }

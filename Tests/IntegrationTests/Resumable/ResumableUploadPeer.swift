@@ -15,8 +15,8 @@ protocol ResumableUploadPeer: Sendable {
   func configuration() -> ResumableUploadConfiguration
   /// A configuration under which this server shows no resumable support the client can use.
   func configurationWithoutTheDraft() -> ResumableUploadConfiguration
-  /// The file the server stored for `receipt`.
-  func storedFile(_ receipt: ResumableUploadReceipt) throws -> URL
+  /// The file the server stored for `receipt` (a local copy of it).
+  func storedFile(_ receipt: ResumableUploadReceipt) async throws -> URL
   /// Body bytes the server received for the upload of `receipt` (all requests, interrupted ones too).
   func bytesReceived(_ receipt: ResumableUploadReceipt) async throws -> Int64
   /// Stops the server and starts it again on the same port (it forgets every upload in progress).
@@ -44,28 +44,29 @@ struct PeerOptions {
   var maxSize: Int64?
 }
 
-/// The backend (`Demos/Backend`, run by `run_stack.py`): `/resumable-uploads` speaks the draft, `/plain-uploads`
-/// does not.
+/// The backend (`Demos/Backend`, run by `run_stack.py`, every byte in S3): `/resumable-uploads` speaks the draft,
+/// `/plain-uploads` does not. With `instances` > 1, several app instances behind a round-robin proxy.
 final class BackendPeer: ResumableUploadPeer, @unchecked Sendable {
   let interopVersion = 8
   private let options: PeerOptions
-  private let uploadDirectory: URL
+  private let folder: URL
+  private let instances: Int
   private let lock = NSLock()
   private var stack: BackendStack
 
-  init(folder: URL, options: PeerOptions) throws {
+  init(folder: URL, options: PeerOptions, instances: Int = 1) throws {
     self.options = options
-    self.uploadDirectory = folder.appendingPathComponent("uploads", isDirectory: true)
-    self.stack = try Self.start(options: options, uploadDirectory: uploadDirectory, apiPort: nil)
+    self.folder = folder
+    self.instances = instances
+    self.stack = try Self.start(options: options, instances: instances, apiPort: nil)
   }
 
-  private static func start(options: PeerOptions, uploadDirectory: URL, apiPort: Int?) throws -> BackendStack {
+  private static func start(options: PeerOptions, instances: Int, apiPort: Int?) throws -> BackendStack {
     var environment: [String: String] = [:]
     if let expiry = options.expiry { environment["RESUMABLE_MAX_AGE_SECONDS"] = String(expiry) }
     if let maxAppendSize = options.maxAppendSize { environment["RESUMABLE_MAX_APPEND_BYTES"] = String(maxAppendSize) }
     if let maxSize = options.maxSize { environment["MAX_UPLOAD_BYTES"] = String(maxSize) }
-    return try BackendStack.start(
-      testHooks: true, environment: environment, apiPort: apiPort, uploadDirectory: uploadDirectory)
+    return try BackendStack.start(testHooks: true, environment: environment, apiPort: apiPort, instances: instances)
   }
 
   private var current: BackendStack { lock.withLock { stack } }
@@ -87,9 +88,14 @@ final class BackendPeer: ResumableUploadPeer, @unchecked Sendable {
     return configuration
   }
 
-  func storedFile(_ receipt: ResumableUploadReceipt) throws -> URL {
+  func storedFile(_ receipt: ResumableUploadReceipt) async throws -> URL {
     let fileID = try XCTUnwrap(receipt.fileID, "the backend answers with a fileId")
-    return uploadDirectory.appendingPathComponent("\(fileID).bin")
+    return try await current.storedFile(key: "uploads/\(fileID).bin", in: folder)
+  }
+
+  /// The keys of the files the backend stored (S3, `uploads/`).
+  func storedKeys() async throws -> [String] {
+    try await current.objectKeys(prefix: "uploads/")
   }
 
   /// The upload's counters on the backend (`GET /test-hooks/resumable-uploads?fileId=`).
@@ -100,6 +106,8 @@ final class BackendPeer: ResumableUploadPeer, @unchecked Sendable {
     let requests: Int
     let conflicts: Int
     let drops: Int
+    /// The instances that appended to the upload, first one first.
+    let instances: [String]
   }
 
   func counters(_ receipt: ResumableUploadReceipt) async throws -> Counters {
@@ -112,13 +120,18 @@ final class BackendPeer: ResumableUploadPeer, @unchecked Sendable {
     try await counters(receipt).bytesReceived
   }
 
+  /// Stops the whole stack, S3 (moto, in memory) included, and starts a fresh one on the same API port: a server
+  /// that has lost every upload in progress.
   func restart() throws {
     let old = current
     old.stop()
     let port = try XCTUnwrap(old.apiURL.port)
-    let new = try Self.start(options: PeerOptions(), uploadDirectory: uploadDirectory, apiPort: port)
+    let new = try Self.start(options: PeerOptions(), instances: instances, apiPort: port)
     lock.withLock { stack = new }
   }
+
+  /// Restarts every app instance on its port; S3 keeps the uploads.
+  func restartInstances() throws { try current.restartInstances() }
 
   func stop() { current.stop() }
 }
@@ -159,7 +172,7 @@ final class ReferencePeer: ResumableUploadPeer, @unchecked Sendable {
     return configuration
   }
 
-  func storedFile(_ receipt: ResumableUploadReceipt) throws -> URL {
+  func storedFile(_ receipt: ResumableUploadReceipt) async throws -> URL {
     current.storedFile(try XCTUnwrap(receipt.fileID, "the reference server answers with a fileId"))
   }
 

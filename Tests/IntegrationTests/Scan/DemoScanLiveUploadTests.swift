@@ -7,7 +7,7 @@ import XCTest
 final class DemoScanLiveUploadTests: BackendStackTestCase {
   override class var usesTestHooks: Bool { false }
 
-  func testTheModelIsUploadedToTheBackendByteForByte() throws {
+  func testTheModelIsUploadedToTheBackendByteForByte() async throws {
     let stack = try Self.backend.stack()
     let out = folder.appendingPathComponent("out")
     let log = folder.appendingPathComponent("live.jsonl")
@@ -25,7 +25,7 @@ final class DemoScanLiveUploadTests: BackendStackTestCase {
     let line = try XCTUnwrap(result.lines.first { $0.hasPrefix("upload: ✓ Upload complete! (id ") }, result.output)
     let fileID = String(line.dropFirst("upload: ✓ Upload complete! (id ".count).dropLast())
     XCTAssertNotNil(UUID(uuidString: fileID), fileID)
-    let stored = stack.uploadDirectory.appendingPathComponent("\(fileID).usdz")
+    let stored = try await stack.storedFile(key: "uploads/\(fileID).usdz", in: folder)
     let modelPath = try XCTUnwrap(result.lines.first { $0.hasPrefix("model: saved at ") }?.dropFirst(16))
     let model = URL(fileURLWithPath: String(modelPath))
     let sha256 = try SHA256.hash(fileAt: model).hex

@@ -5,8 +5,9 @@ import XCTest
   import FoundationNetworking
 #endif
 
-/// The real backend (`Demos/Backend/run_stack.py`: moto S3 + the FastAPI app) on free 127.0.0.1 ports, started
-/// and stopped by an integration test.
+/// The real backend (`Demos/Backend/run_stack.py`: moto S3 + the FastAPI app, or several app instances behind
+/// its round-robin proxy) on free 127.0.0.1 ports, started and stopped by an integration test. Everything the
+/// backend stores is in S3 (``storedFile(key:in:)`` fetches it).
 ///
 /// One stack per test class: subclass ``BackendStackTestCase``, then in a test
 ///
@@ -23,7 +24,7 @@ final class BackendStack: @unchecked Sendable {
     let s3: String
     let bucket: String
     let token: String
-    let uploadDir: String
+    let instances: [String]
   }
 
   /// The API server, e.g. `http://127.0.0.1:41234`.
@@ -34,8 +35,8 @@ final class BackendStack: @unchecked Sendable {
   let bucket: String
   /// The API server's bearer token (generated per stack; never print it).
   let token: String
-  /// Where `/upload-model` stores files.
-  let uploadDirectory: URL
+  /// Each app instance's own URL (``apiURL`` is the proxy in front of them when there are several).
+  let instanceURLs: [URL]
 
   private let server: ChildServer
 
@@ -52,13 +53,13 @@ final class BackendStack: @unchecked Sendable {
   ///   - testHooks: Enables `/test-hooks/*` and the `X-Test-Fault` header.
   ///   - environment: Extra environment for the app (e.g. `RESUMABLE_MAX_AGE_SECONDS`).
   ///   - apiPort: The API's port (default: a free one); a restarted stack takes its predecessor's.
-  ///   - uploadDirectory: Where uploads go (default: a temporary folder removed when the stack stops).
+  ///   - instances: App instances; more than one puts run_stack.py's round-robin proxy at ``apiURL``.
   static func start(
     testHooks: Bool = true,
     environment extraEnvironment: [String: String] = [:],
     apiPort: Int? = nil,
-    uploadDirectory: URL? = nil,
-    readyTimeout: TimeInterval = 20
+    instances: Int = 1,
+    readyTimeout: TimeInterval = 30
   ) throws -> BackendStack {
     let script = repositoryRoot.appendingPathComponent("Demos/Backend/run_stack.py")
     guard FileManager.default.fileExists(atPath: script.path) else {
@@ -72,7 +73,7 @@ final class BackendStack: @unchecked Sendable {
     let (server, line) = try ChildServer.start(
       name: "run_stack.py", executable: TestPython.executable,
       arguments: [script.path] + (testHooks ? ["--test-hooks"] : []) + (apiPort.map { ["--api-port", String($0)] } ?? [])
-        + (uploadDirectory.map { ["--upload-dir", $0.path] } ?? []),
+        + ["--instances", String(instances)],
       environment: environment, readyTimeout: readyTimeout)
     guard let ready = try? JSONDecoder().decode(ReadyLine.self, from: Data(line.utf8)),
       let api = URL(string: ready.api), let s3 = URL(string: ready.s3)
@@ -81,16 +82,22 @@ final class BackendStack: @unchecked Sendable {
     }
     return BackendStack(
       apiURL: api, s3URL: s3, bucket: ready.bucket, token: ready.token,
-      uploadDirectory: URL(fileURLWithPath: ready.uploadDir), server: server)
+      instanceURLs: ready.instances.compactMap(URL.init(string:)), server: server)
   }
 
-  private init(apiURL: URL, s3URL: URL, bucket: String, token: String, uploadDirectory: URL, server: ChildServer) {
+  private init(apiURL: URL, s3URL: URL, bucket: String, token: String, instanceURLs: [URL], server: ChildServer) {
     self.apiURL = apiURL
     self.s3URL = s3URL
     self.bucket = bucket
     self.token = token
-    self.uploadDirectory = uploadDirectory
+    self.instanceURLs = instanceURLs
     self.server = server
+  }
+
+  /// Restarts every app instance on its port (S3 keeps everything): run_stack.py's `restart` command.
+  func restartInstances(timeout: TimeInterval = 60) throws {
+    let answer = try server.send("restart", timeout: timeout)
+    guard answer.contains("\"ok\"") else { throw BackendStackError.badAnswer("restart answered \(answer)") }
   }
 
   /// Stops the stack: closes its stdin (it shuts its servers down and exits), then terminates it if it has not
@@ -151,6 +158,34 @@ final class BackendStack: @unchecked Sendable {
   func object(key: String) async throws -> StoredObject {
     try await get(StoredObject.self, "test-hooks/object", query: [URLQueryItem(name: "key", value: key)])
   }
+
+  /// The keys of the objects under `prefix` (`GET /test-hooks/objects`), e.g. `uploads/` for stored files.
+  func objectKeys(prefix: String) async throws -> [String] {
+    struct Listing: Decodable { let keys: [String] }
+    return try await get(Listing.self, "test-hooks/objects", query: [URLQueryItem(name: "prefix", value: prefix)]).keys
+  }
+
+  /// Downloads the object stored under `key` into `folder` (straight from moto) and returns the file, e.g. to
+  /// compare it with what was uploaded.
+  func storedFile(key: String, in folder: URL) async throws -> URL {
+    let url = s3URL.appendingPathComponent(bucket).appendingPathComponent(key)
+    var request = URLRequest(url: url, timeoutInterval: 60)
+    // moto answers an anonymous GET of a private object 403, but never checks a signature: any SigV4-shaped
+    // header for its default account will do (no secret involved).
+    request.setValue(Self.motoAuthorization, forHTTPHeaderField: "Authorization")
+    let session = URLSession(configuration: .ephemeral)
+    defer { session.finishTasksAndInvalidate() }
+    let (data, response) = try await session.data(for: request)
+    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    guard status == 200 else { throw BackendStackError.badAnswer("GET \(key) from S3 answered \(status)") }
+    let file = folder.appendingPathComponent("stored-\(UUID().uuidString)-\(url.lastPathComponent)")
+    try data.write(to: file)
+    return file
+  }
+
+  /// What moto takes for a signed request (it does not verify signatures).
+  static let motoAuthorization =
+    "AWS4-HMAC-SHA256 Credential=testing/20260101/us-east-1/s3/aws4_request, SignedHeaders=host, Signature=0"
 
   /// A 127.0.0.1 port nothing listens on (bound, then released), for "server down" tests.
   static func unusedLoopbackPort() throws -> Int {

@@ -12,14 +12,16 @@ final class ChildServer: @unchecked Sendable {
   private let name: String
   private let process: Process
   private let stdin: Pipe
+  private let stdout: Pipe
   private let logFile: URL
   private let lock = NSLock()
   private var isStopped = false
 
-  private init(name: String, process: Process, stdin: Pipe, logFile: URL) {
+  private init(name: String, process: Process, stdin: Pipe, stdout: Pipe, logFile: URL) {
     self.name = name
     self.process = process
     self.stdin = stdin
+    self.stdout = stdout
     self.logFile = logFile
   }
 
@@ -50,11 +52,21 @@ final class ChildServer: @unchecked Sendable {
     process.standardOutput = stdout
     process.standardError = log
     try process.run()
-    let server = ChildServer(name: name, process: process, stdin: stdin, logFile: logFile)
+    let server = ChildServer(name: name, process: process, stdin: stdin, stdout: stdout, logFile: logFile)
     guard let line = readFirstLine(of: stdout.fileHandleForReading, timeout: readyTimeout) else {
       throw server.failure("\(name) printed no ready line within \(readyTimeout) s")
     }
     return (server, line)
+  }
+
+  /// Writes `line` to the server's standard input and returns the next line it prints (its answer), waiting at
+  /// most `timeout` seconds.
+  func send(_ line: String, timeout: TimeInterval) throws -> String {
+    try stdin.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+    guard let answer = Self.readFirstLine(of: stdout.fileHandleForReading, timeout: timeout) else {
+      throw BackendStackError.badAnswer("\(name) did not answer \(line) within \(timeout) s")
+    }
+    return answer
   }
 
   /// Stops the server and returns an error saying `reason`, with the tail of its standard error.
@@ -93,7 +105,7 @@ final class ChildServer: @unchecked Sendable {
     return true
   }
 
-  /// The first line written to `handle`, or nil after `timeout` seconds or at end of file.
+  /// The next line written to `handle`, or nil after `timeout` seconds or at end of file.
   private static func readFirstLine(of handle: FileHandle, timeout: TimeInterval) -> String? {
     let result = LineBox()
     let done = DispatchSemaphore(value: 0)
