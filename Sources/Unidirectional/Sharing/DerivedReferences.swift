@@ -42,26 +42,14 @@ final class KeyPathReference<Base, Value>: WritableReference<Value>, @unchecked 
 /// value becomes nil (the element was removed), it keeps answering the last value it saw, and changes go nowhere.
 final class UnwrappedReference<Value>: WritableReference<Value>, @unchecked Sendable {
   private let base: WritableReference<Value?>
-  private let lock = RecursiveLock()
-  /// The last non-nil value read; guarded by `lock`, behind a pointer as in ``RootReference``.
-  private let lastValue: UnsafeMutablePointer<Value>
+  private let last: LastValue<Value>
 
   init(base: WritableReference<Value?>, initialValue: Value) {
     self.base = base
-    self.lastValue = .allocate(capacity: 1)
-    self.lastValue.initialize(to: initialValue)
+    self.last = LastValue(initialValue)
   }
 
-  deinit {
-    lastValue.deinitialize(count: 1)
-    lastValue.deallocate()
-  }
-
-  override var value: Value {
-    guard let value = base.value else { return lock.withLock { lastValue.pointee } }
-    lock.withLock { lastValue.pointee = value }
-    return value
-  }
+  override var value: Value { last.unwrapping(base.value) }
 
   override var root: AnyObject { base.root }
   override var isLoading: Bool { base.isLoading }
@@ -86,10 +74,10 @@ final class UnwrappedReference<Value>: WritableReference<Value>, @unchecked Send
 
   override func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
     try base.withLock { value in
-      guard var unwrapped = value else { return try lock.withLock { try body(&lastValue.pointee) } }
+      guard var unwrapped = value else { return try last.withLock(body) }
       defer {
         value = unwrapped
-        lock.withLock { lastValue.pointee = unwrapped }
+        last.set(unwrapped)
       }
       return try body(&unwrapped)
     }
@@ -138,4 +126,36 @@ final class ConstantReference<Value>: ReadableReference<Value>, @unchecked Senda
   override func snapshot(in tracker: SharedChangeTracker) -> Value? { nil }
   override func isSame(as other: ReadableReference<Value>) -> Bool { other === self }
   override var description: String { "constant(\(describe(constant)))" }
+}
+
+/// The last non-nil value a view of an optional read: what it answers once the optional is nil. Guarded by a
+/// recursive lock, behind a pointer as in ``RootReference``.
+final class LastValue<Value>: @unchecked Sendable {
+  private let lock = RecursiveLock()
+  private let storage: UnsafeMutablePointer<Value>
+
+  init(_ value: Value) {
+    storage = .allocate(capacity: 1)
+    storage.initialize(to: value)
+  }
+
+  deinit {
+    storage.deinitialize(count: 1)
+    storage.deallocate()
+  }
+
+  /// `current` when it is non-nil (remembering it), the last non-nil value otherwise.
+  func unwrapping(_ current: Value?) -> Value {
+    guard let current else { return lock.withLock { storage.pointee } }
+    set(current)
+    return current
+  }
+
+  func set(_ value: Value) {
+    lock.withLock { storage.pointee = value }
+  }
+
+  func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    try lock.withLock { try body(&storage.pointee) }
+  }
 }

@@ -75,26 +75,14 @@ public struct SharedReader<Value>: @unchecked Sendable {
 /// `SharedReader($list[id: id])`: the read-only counterpart of ``UnwrappedReference``.
 final class UnwrappedReaderReference<Value>: ReadableReference<Value>, @unchecked Sendable {
   private let base: ReadableReference<Value?>
-  private let lock = RecursiveLock()
-  /// The last non-nil value read; guarded by `lock`, behind a pointer as in ``RootReference``.
-  private let lastValue: UnsafeMutablePointer<Value>
+  private let last: LastValue<Value>
 
   init(base: ReadableReference<Value?>, initialValue: Value) {
     self.base = base
-    self.lastValue = .allocate(capacity: 1)
-    self.lastValue.initialize(to: initialValue)
+    self.last = LastValue(initialValue)
   }
 
-  deinit {
-    lastValue.deinitialize(count: 1)
-    lastValue.deallocate()
-  }
-
-  override var value: Value {
-    guard let value = base.value else { return lock.withLock { lastValue.pointee } }
-    lock.withLock { lastValue.pointee = value }
-    return value
-  }
+  override var value: Value { last.unwrapping(base.value) }
 
   override var root: AnyObject { base.root }
   override var isLoading: Bool { base.isLoading }
