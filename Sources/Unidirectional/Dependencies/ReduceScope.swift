@@ -112,6 +112,11 @@ struct ThreadContext {
   /// made on the reducing thread (from a reducer, a dependency's callback, a hook) is recognised and queued
   /// instead of deadlocking. Each held store links to the one held before it.
   var heldStores: UnsafeMutablePointer<StoreFlags>?
+  /// Sends into other stores made while this thread held a store, waiting for it to let go of its outermost one
+  /// (see ``CrossStoreSends``); nil when none wait, so releasing a store checks one word.
+  var outgoing: [() -> Void]?
+  /// Whether this thread is delivering `outgoing`: sends made meanwhile join the same delivery, in order.
+  var isDeliveringOutgoing = false
   /// How many dependency overrides are being written on this thread (see ``DependencyValues/configuring(_:)``).
   var configuringDepth = 0
   /// The test store assertion running on this thread: shared values read in it are its expected values.

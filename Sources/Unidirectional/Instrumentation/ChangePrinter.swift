@@ -13,7 +13,8 @@ import Foundation
 /// Each action is printed as `action: …` and the diff of the state it changed (``diff(_:_:)``, unchanged runs
 /// collapsed), or `(no state change)`. Secrets print as `<redacted>` wherever `customDump` hides them (`Redacted`,
 /// types that are ``CustomDumpStringConvertible``). At most 10,000 actions wait to be printed; past that the printer
-/// skips actions and says how many.
+/// skips actions and says how many. What is queued when the process exits normally is printed before it ends
+/// (see ``flush()`` to wait for it earlier).
 public final class ChangePrinter: Sendable {
   /// Prints with `print`, in order with the host's own `print` output.
   public static let standardOutput = ChangePrinter { text in print(text, terminator: "") }
@@ -31,6 +32,7 @@ public final class ChangePrinter: Sendable {
       }
       write(text)
     }
+    PrintersAtExit.register(self)
   }
 
   /// A printer writing to an open file descriptor (1 for standard output, 2 for standard error, a file, a pipe),
@@ -43,6 +45,12 @@ public final class ChangePrinter: Sendable {
   /// Returns once every change handed to the printer before the call has been written.
   public func flush() {
     changes.flush()
+  }
+
+  /// Flushes, unless called from the printer's own queue (a `write` that exits the process), which would wait for
+  /// itself.
+  func flushAtExit() {
+    if !changes.isCurrent { changes.flush() }
   }
 
   /// Queues one reduced action; the formatting happens on the printer's queue.

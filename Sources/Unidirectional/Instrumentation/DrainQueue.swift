@@ -1,5 +1,8 @@
 import Dispatch
 
+/// Marks each drain queue with its owner, so code can tell it runs on it.
+private let drainQueueKey = DispatchSpecificKey<ObjectIdentifier>()
+
 /// Hands items from the threads that produce them to one background queue, in order, so the expensive part
 /// (formatting, writing) never runs on a store's sending thread.
 ///
@@ -20,6 +23,12 @@ final class DrainQueue<Item>: @unchecked Sendable {
     self.queue = DispatchQueue(label: label, qos: .utility)
     self.limit = limit
     self.drain = drain
+    queue.setSpecific(key: drainQueueKey, value: ObjectIdentifier(self))
+  }
+
+  /// Whether the caller runs on this queue's drain.
+  var isCurrent: Bool {
+    DispatchQueue.getSpecific(key: drainQueueKey) == ObjectIdentifier(self)
   }
 
   /// Queues `item`; when `limit` items already wait it is dropped (and counted), unless `evenIfFull`.

@@ -6,6 +6,17 @@
 /// dependency's callback, an observer), each right after the action being reduced. Only then are state
 /// readers and observers let in: nobody ever sees a parent that has not yet reacted to its child.
 ///
+/// A send into **another** store made while this thread holds a store (from a reducer, an observer, a dependency's
+/// callback) is not reduced there and then: it waits until the thread lets go of its outermost store — after the
+/// current `send`'s whole batch — and is then sent, on the same thread, before that `send` returns, in the order the
+/// sends were made (``CrossStoreSends``). Its handle resolves when it is delivered. So a thread holding one store's
+/// lock never waits for another's, and no combination of stores, threads and sends can deadlock. (TCA runs every
+/// store on the main actor and reduces such a send nested, inside the sending reducer; across threads that needs a
+/// lock order no two independent stores can agree on. Like TCA's own re-entrant buffering, the reducer that sent
+/// does not see the other store's new state until its `send` is over.) Reading another store's state, or
+/// cancelling its effects, from inside a reducer still takes that store's lock: two reducers that do that to each
+/// other on two threads can still wait for each other — send instead.
+///
 /// Hot path (`send` of an action whose reducer returns `.none`): one thread-local load, one uncontended mutex, the
 /// reducer call on state held behind a pointer (no exclusivity checks), no allocation, no task, no syscall.
 /// Effects feed actions back synchronously from their own task: no actor hop.
@@ -107,8 +118,8 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
   @inline(__always)
   func send(_ action: Action, origin: ActionOrigin, cause: EffectRecord?) -> StoreTask {
     let context = ThreadContext.current(key: threadKey)
-    if context.pointee.heldStores != nil, isHeld(by: context) {
-      return enqueue(action, origin: origin, cause: cause)
+    if context.pointee.heldStores != nil {
+      return sendWhileHolding(action, origin: origin, cause: cause, context: context)
     }
     lock.lock()
     let flags = self.flags.pointee
@@ -148,6 +159,20 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     return runBatch(startingWith: effect, of: action, cause: cause, context: context)
   }
 
+  /// A send made by a thread that holds a store: queued behind the current action when it holds this one, or else
+  /// deferred until it lets go of its outermost store, rather than waiting for this store's lock while holding
+  /// another's.
+  @inline(never)
+  func sendWhileHolding(
+    _ action: Action, origin: ActionOrigin, cause: EffectRecord?, context: UnsafeMutablePointer<ThreadContext>
+  ) -> StoreTask {
+    if isHeld(by: context) { return enqueue(action, origin: origin, cause: cause) }
+    let deferred = DeferredEffects()
+    CrossStoreSends.append(
+      { [self] in deferred.resolve(send(action, origin: origin, cause: cause).records) }, to: context)
+    return StoreTask(deferred: deferred)
+  }
+
   /// Queues an action sent on the thread that is reducing: it is reduced right after the current action.
   @inline(never)
   func enqueue(_ action: Action, origin: ActionOrigin, cause: EffectRecord?) -> StoreTask {
@@ -184,12 +209,14 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     context.pointee.heldStores = flags
   }
 
-  /// Stops holding: feeds state streams, then lets other threads in.
+  /// Stops holding and lets other threads in; then, if this was the thread's outermost store, delivers the sends
+  /// into other stores it made meanwhile.
   @inline(__always)
   func release(_ context: UnsafeMutablePointer<ThreadContext>) {
     context.pointee.heldStores = flags.pointee.outerHeld
     flags.pointee.outerHeld = nil
     lock.unlock()
+    if context.pointee.outgoing != nil { CrossStoreSends.deliver(context) }
   }
 
   /// Whether this thread holds this store's lock to reduce (possibly with other stores held inside it).

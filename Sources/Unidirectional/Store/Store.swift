@@ -15,7 +15,9 @@
 /// ```
 ///
 /// `send` is synchronous and may be called from any thread: an action sent while another is being reduced is
-/// queued, never re-entered. Releasing the root store cancels every effect it owns.
+/// queued, never re-entered, and a send into another store from inside a reducer is made once the sending `send`
+/// has let go of its store, so stores that send into each other from several threads never deadlock. Releasing the
+/// root store cancels every effect it owns.
 @dynamicMemberLookup
 public final class Store<State, Action: Sendable>: @unchecked Sendable {
   let core: StoreCore<State, Action>
