@@ -35,7 +35,14 @@ let package = Package(
     // TestStore and test helpers: the only library module that imports XCTest and Swift Testing.
     .target(name: "UnidirectionalTesting", dependencies: ["Unidirectional"], swiftSettings: settings),
     // The product's features, a folder each, with their clients (interface, test/preview values, live).
-    .target(name: "Features", dependencies: ["Unidirectional"], swiftSettings: settings),
+    .target(
+      name: "Features", dependencies: ["Unidirectional"], path: "Sources",
+      exclude: ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalTesting"],
+      sources: [
+        "HTTPTransfer", "LocalFiles", "Images", "ImageUpload", "PhotoAnalysis", "Archive", "Gallery", "Transfer",
+        "ImageGeneration", "CaptureSession", "ModelReconstruction", "Scan",
+      ],
+      swiftSettings: settings),
     // The headless demo host: `swift run demo`.
     .executableTarget(
       name: "Demo", dependencies: ["Unidirectional", "UnidirectionalActionLog", "Features"], path: "Demos/Demo",
@@ -58,7 +65,16 @@ let package = Package(
       swiftSettings: testSettings),
     .testTarget(
       name: "FeaturesTests",
-      dependencies: ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalTesting", "Features"],
+      dependencies: ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalTesting", "Features"], path: "Tests",
+      exclude: [
+        "UnidirectionalTests", "UnidirectionalActionLogTests", "UnidirectionalTestingTests", "IntegrationTests", "Fixtures",
+        "Fuzz",
+      ],
+      sources: [
+        "FeaturesTests", "FeatureTestSupport", "HTTPTransferTests", "LocalFilesTests", "ImageUploadTests",
+        "PhotoAnalysisTests", "ArchiveTests", "GalleryTests", "TransferTests", "ImageGenerationTests",
+        "CaptureSessionTests", "ModelReconstructionTests", "ScanTests",
+      ],
       swiftSettings: testSettings),
     // Live clients against real servers on 127.0.0.1 that the tests start and stop themselves.
     .testTarget(
