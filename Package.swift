@@ -12,6 +12,11 @@ let settings: [SwiftSetting] = [.unsafeFlags(["-index-ignore-system-modules"])]
 // Test targets also warn on any expression that takes over 200 ms to type-check (TCA's issue #2724: deep reducer
 // compositions that stopped type-checking; TwelveChildrenTests composes twelve in one body). The test command's
 // zero-warning build turns such a warning into a failure.
+/// What the `Features` umbrella re-exports.
+let featureModules: [Target.Dependency] = [
+  "HTTPTransfer", "LocalFiles", "Images", "ImageUpload", "PhotoAnalysis", "Archive", "Gallery", "Transfer",
+  "ImageGeneration", "CaptureSession", "ModelReconstruction", "Scan",
+]
 let testSettings: [SwiftSetting] = [
   .unsafeFlags(["-index-ignore-system-modules", "-Xfrontend", "-warn-long-expression-type-checking=200"])
 ]
@@ -23,6 +28,18 @@ let package = Package(
     .library(name: "Unidirectional", targets: ["Unidirectional"]),
     .library(name: "UnidirectionalActionLog", targets: ["UnidirectionalActionLog"]),
     .library(name: "UnidirectionalTesting", targets: ["UnidirectionalTesting"]),
+    .library(name: "HTTPTransfer", targets: ["HTTPTransfer"]),
+    .library(name: "LocalFiles", targets: ["LocalFiles"]),
+    .library(name: "Images", targets: ["Images"]),
+    .library(name: "ImageUpload", targets: ["ImageUpload"]),
+    .library(name: "PhotoAnalysis", targets: ["PhotoAnalysis"]),
+    .library(name: "Archive", targets: ["Archive"]),
+    .library(name: "Gallery", targets: ["Gallery"]),
+    .library(name: "Transfer", targets: ["Transfer"]),
+    .library(name: "ImageGeneration", targets: ["ImageGeneration"]),
+    .library(name: "CaptureSession", targets: ["CaptureSession"]),
+    .library(name: "ModelReconstruction", targets: ["ModelReconstruction"]),
+    .library(name: "Scan", targets: ["Scan"]),
     .library(name: "Features", targets: ["Features"]),
     .executable(name: "demo", targets: ["Demo"]),
     .executable(name: "unidirectional-bench", targets: ["UnidirectionalBench"]),
@@ -34,15 +51,37 @@ let package = Package(
     .target(name: "UnidirectionalActionLog", dependencies: ["Unidirectional"], swiftSettings: settings),
     // TestStore and test helpers: the only library module that imports XCTest and Swift Testing.
     .target(name: "UnidirectionalTesting", dependencies: ["Unidirectional"], swiftSettings: settings),
-    // The product's features, a folder each, with their clients (interface, test/preview values, live).
+
+    // Foundation only, no Unidirectional: every byte the features send or receive over HTTP.
+    .target(name: "HTTPTransfer", swiftSettings: settings),
+    // Foundation only: regular files, folders to write into, file errors in words, secrets from the host.
+    .target(name: "LocalFiles", swiftSettings: settings),
+    // Foundation only: picked images, formats by their bytes, PNG encoding, preview images.
+    .target(name: "Images", swiftSettings: settings),
+
+    // The features, a module each: the reducer, its clients' interfaces, test and preview values, the live glue.
+    .target(name: "PhotoAnalysis", dependencies: ["Unidirectional", "Images"], swiftSettings: settings),
     .target(
-      name: "Features", dependencies: ["Unidirectional"], path: "Sources",
-      exclude: ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalTesting"],
-      sources: [
-        "HTTPTransfer", "LocalFiles", "Images", "ImageUpload", "PhotoAnalysis", "Archive", "Gallery", "Transfer",
-        "ImageGeneration", "CaptureSession", "ModelReconstruction", "Scan",
-      ],
+      name: "ImageUpload", dependencies: ["Unidirectional", "HTTPTransfer", "LocalFiles", "Images", "PhotoAnalysis"],
       swiftSettings: settings),
+    .target(name: "Archive", dependencies: ["Unidirectional", "ImageUpload"], swiftSettings: settings),
+    .target(
+      name: "Gallery", dependencies: ["Unidirectional", "HTTPTransfer", "Images", "ImageUpload"],
+      swiftSettings: settings),
+    .target(name: "Transfer", dependencies: ["Unidirectional", "HTTPTransfer"], swiftSettings: settings),
+    .target(
+      name: "ImageGeneration", dependencies: ["Unidirectional", "HTTPTransfer", "LocalFiles", "Images"],
+      swiftSettings: settings),
+    .target(name: "CaptureSession", dependencies: ["Unidirectional", "LocalFiles", "Images"], swiftSettings: settings),
+    .target(
+      name: "ModelReconstruction", dependencies: ["Unidirectional", "LocalFiles", "CaptureSession"],
+      swiftSettings: settings),
+    .target(
+      name: "Scan", dependencies: ["Unidirectional", "CaptureSession", "ModelReconstruction", "ImageUpload"],
+      swiftSettings: settings),
+    // The umbrella: `import Features` re-exports every feature and the modules they share.
+    .target(name: "Features", dependencies: featureModules, swiftSettings: settings),
+
     // The headless demo host: `swift run demo`.
     .executableTarget(
       name: "Demo", dependencies: ["Unidirectional", "UnidirectionalActionLog", "Features"], path: "Demos/Demo",
@@ -50,9 +89,10 @@ let package = Package(
     // `swift run -c release unidirectional-bench`: every case next to its raw baseline, in one process.
     .executableTarget(
       name: "UnidirectionalBench",
-      dependencies: ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalTesting", "Features"],
+      dependencies: ["Unidirectional", "UnidirectionalActionLog", "HTTPTransfer", "ImageUpload", "PhotoAnalysis"],
       path: "Benchmarks/UnidirectionalBench", swiftSettings: settings
     ),
+
     .testTarget(
       name: "UnidirectionalTests", dependencies: ["Unidirectional", "UnidirectionalTesting"],
       swiftSettings: testSettings),
@@ -63,24 +103,38 @@ let package = Package(
     .testTarget(
       name: "UnidirectionalTestingTests", dependencies: ["Unidirectional", "UnidirectionalTesting"],
       swiftSettings: testSettings),
-    .testTarget(
-      name: "FeaturesTests",
-      dependencies: ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalTesting", "Features"], path: "Tests",
-      exclude: [
-        "UnidirectionalTests", "UnidirectionalActionLogTests", "UnidirectionalTestingTests", "IntegrationTests", "Fixtures",
-        "Fuzz",
-      ],
-      sources: [
-        "FeaturesTests", "FeatureTestSupport", "HTTPTransferTests", "LocalFilesTests", "ImageUploadTests",
-        "PhotoAnalysisTests", "ArchiveTests", "GalleryTests", "TransferTests", "ImageGenerationTests",
-        "CaptureSessionTests", "ModelReconstructionTests", "ScanTests",
-      ],
-      swiftSettings: testSettings),
+    // Fakes and fixtures several features' tests share (not a product).
+    .target(
+      name: "FeatureTestSupport", dependencies: ["Unidirectional", "Images", "ImageUpload", "CaptureSession"],
+      path: "Tests/FeatureTestSupport", swiftSettings: testSettings),
+    featureTests("HTTPTransfer", ["HTTPTransfer"]),
+    featureTests("LocalFiles", ["LocalFiles"]),
+    featureTests("PhotoAnalysis", ["Images", "PhotoAnalysis"]),
+    featureTests("ImageUpload", ["HTTPTransfer", "Images", "PhotoAnalysis", "ImageUpload"]),
+    featureTests("Archive", ["HTTPTransfer", "ImageUpload", "Archive"]),
+    featureTests("Gallery", ["HTTPTransfer", "Images", "ImageUpload", "Gallery"]),
+    featureTests("Transfer", ["HTTPTransfer", "Transfer"]),
+    featureTests("ImageGeneration", ["Images", "ImageGeneration"]),
+    featureTests("CaptureSession", ["Images", "CaptureSession"]),
+    featureTests("ModelReconstruction", ["ModelReconstruction"]),
+    featureTests("Scan", ["HTTPTransfer", "Images", "CaptureSession", "ModelReconstruction", "ImageUpload", "Scan"]),
+    // What crosses modules: README snippets, secrets printed by several features' types.
+    featureTests("Features", ["UnidirectionalActionLog", "Features"]),
     // Live clients against real servers on 127.0.0.1 that the tests start and stop themselves.
     .testTarget(
       name: "IntegrationTests",
-      dependencies: ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalTesting", "Features"],
+      dependencies: [
+        "Unidirectional", "UnidirectionalActionLog", "UnidirectionalTesting", "HTTPTransfer", "Features",
+      ],
       swiftSettings: testSettings),
   ],
   swiftLanguageModes: [.v6]
 )
+
+/// The test target `<module>Tests`: `modules` with the core, the TestStore and the shared fakes.
+func featureTests(_ module: String, _ modules: [Target.Dependency]) -> Target {
+  .testTarget(
+    name: "\(module)Tests",
+    dependencies: ["Unidirectional", "UnidirectionalTesting", "FeatureTestSupport"] + modules,
+    swiftSettings: testSettings)
+}

@@ -1,3 +1,4 @@
+import ImageUpload
 import Unidirectional
 
 /// The user's image archive: embeds ``ImageUploadFeature`` and keeps the media ids of every finished upload.

@@ -1,4 +1,6 @@
 import Foundation
+import Images
+import LocalFiles
 import Unidirectional
 
 extension CaptureSessionClient {

@@ -1,4 +1,6 @@
 import Foundation
+import Images
+import LocalFiles
 
 /// Where a simulated capture session's shots come from: images it draws itself, or a folder of real images.
 ///
@@ -67,7 +69,7 @@ public enum CaptureShotSource: Hashable, Sendable {
       throw .unreadableShot(path: image.path, reason: error.reason)
     }
     let expected = ShotFormat(fileExtension: image.pathExtension)
-    let found = ImageLoaderClient.imageContentType(sniffing: [UInt8](header))
+    let found = ImageContentType.detecting([UInt8](header))
     guard let found, expected.contentTypes.contains(found) else {
       throw .notAnImage(path: image.path, expected: expected.name, found: found.map(ShotFormat.name(of:)))
     }

@@ -1,4 +1,7 @@
 import Foundation
+import HTTPTransfer
+import ImageUpload
+import Images
 import Unidirectional
 
 /// The detail screen of one gallery item, pushed on the gallery's navigation stack: loads the image's type and

@@ -1,3 +1,4 @@
+import ImageUpload
 import Unidirectional
 
 extension GalleryFeature {

@@ -1,4 +1,5 @@
 import Foundation
+import ImageUpload
 import Unidirectional
 
 /// The gallery of uploaded images — the worked example of navigation: a list of rows (`forEach` over an

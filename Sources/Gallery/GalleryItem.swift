@@ -1,4 +1,5 @@
 import Foundation
+import ImageUpload
 
 /// One uploaded image in the gallery: the server's media id and the local file it was uploaded from.
 ///

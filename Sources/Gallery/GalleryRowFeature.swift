@@ -1,3 +1,4 @@
+import ImageUpload
 import Unidirectional
 
 /// One row of the gallery list: shows an item and marks it as a favorite. Tapping it is handled by the gallery

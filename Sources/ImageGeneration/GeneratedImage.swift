@@ -1,4 +1,5 @@
 import Foundation
+import Images
 
 /// One image a generation service returned: its bytes (already checked to be a PNG, JPEG or WebP), its format, and
 /// what the service said about it when it said anything.

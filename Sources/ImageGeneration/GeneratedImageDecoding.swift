@@ -1,4 +1,5 @@
 import Foundation
+import Images
 
 /// Turns an image field of a response — base64 (optionally a `data:` URL, optionally with line breaks) or an
 /// http(s) URL — into checked image bytes.

@@ -1,4 +1,5 @@
 import Foundation
+import LocalFiles
 
 extension GeneratedImageStorage {
   /// The file system: creates the file's folder (and its parents) when missing, writes the bytes to a hidden

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTransfer
 import Unidirectional
 
 /// An API key for an image generation service. It renders as `<redacted>` everywhere — `print`, string

@@ -1,4 +1,5 @@
 import Foundation
+import Images
 import Unidirectional
 
 /// Generates images from a prompt: the dependency the image generation feature talks to.

@@ -1,4 +1,5 @@
 import Foundation
+import LocalFiles
 
 /// Which live service the image generation client talks to, where, and with which key.
 ///

@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTransfer
+import Images
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

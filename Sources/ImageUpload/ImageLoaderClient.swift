@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTransfer
+import Images
 import Unidirectional
 
 /// Loads picked images: checks each file can be read and finds its content type (from its first bytes) and size.

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTransfer
 import Unidirectional
 
 extension ImageUploadClient {

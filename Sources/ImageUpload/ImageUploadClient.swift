@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTransfer
 import Unidirectional
 
 /// Uploads files and returns the server's media ids: the dependency ``ImageUploadFeature`` knows only this

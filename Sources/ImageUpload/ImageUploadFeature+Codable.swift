@@ -1,4 +1,7 @@
 import Foundation
+import HTTPTransfer
+import Images
+import PhotoAnalysis
 
 /// ``ImageUploadFeature/Action`` as JSON, so a parent's action log (``ActionRecorder``) can record and replay it.
 /// `imagesLoaded(Result)` is written as `imagesLoaded` (the images) or `imagesFailedToLoad` (the error), since

@@ -1,4 +1,7 @@
 import Foundation
+import HTTPTransfer
+import Images
+import PhotoAnalysis
 import Unidirectional
 
 /// Picks images, uploads them, and tells the parent the media ids (the seed's image picker feature).

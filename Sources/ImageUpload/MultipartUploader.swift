@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTransfer
 import Unidirectional
 
 #if canImport(FoundationNetworking)
@@ -26,7 +27,7 @@ public struct MultipartUploader: Sendable {
   public let endpointPath: String
   /// Where request bodies are staged when they go through URLSession.
   public let temporaryDirectory: URL
-  private let transport: UploadHTTPTransport
+  private let transport: HTTPTransport
 
   /// An uploader posting to `endpointPath` of the API server in `configuration`, staging bodies in
   /// `temporaryDirectory`.
@@ -38,7 +39,7 @@ public struct MultipartUploader: Sendable {
     self.configuration = configuration
     self.endpointPath = endpointPath
     self.temporaryDirectory = temporaryDirectory
-    self.transport = UploadHTTPTransport(configuration: configuration, stagingDirectory: temporaryDirectory)
+    self.transport = HTTPTransport(configuration: configuration, stagingDirectory: temporaryDirectory)
   }
 
   /// Uploads the file at `url` as `filename` with `contentType`.
@@ -54,7 +55,7 @@ public struct MultipartUploader: Sendable {
     progress: (@Sendable (_ sentBytes: Int64, _ totalBytes: Int64) -> Void)? = nil
   ) async throws -> MultipartUploadReceipt {
     let fileSize = try UploadFile.byteCount(of: url)
-    guard UploadHTTPTransport.isSafeHeaderValue(contentType) else {
+    guard HTTPTransport.isSafeHeaderValue(contentType) else {
       throw ImageUploadError.invalidRequest("the content type \(contentType.debugDescription) is not valid")
     }
     let form = MultipartFormBody(
@@ -80,7 +81,7 @@ public struct MultipartUploader: Sendable {
     let receipt = try receipt(from: response.body, status: response.status)
     guard receipt.size == fileSize else {
       throw ImageUploadError.incompleteUpload(
-        host: UploadHTTPTransport.hostDescription(response.url),
+        host: HTTPTransport.hostDescription(response.url),
         detail: "it stored \(receipt.size) of \(fileSize) bytes")
     }
     return receipt
@@ -106,7 +107,7 @@ public struct MultipartUploader: Sendable {
     guard let fileID = answer.fileId, !fileID.isEmpty, let size = answer.size else {
       throw ImageUploadError.invalidResponse("upload-model reported success without fileId and size")
     }
-    guard UploadHTTPTransport.isSafeHeaderValue(fileID), fileID.count <= 200, transport.redactor.redact(fileID) == fileID
+    guard HTTPTransport.isSafeHeaderValue(fileID), fileID.count <= 200, transport.redactor.redact(fileID) == fileID
     else {
       throw ImageUploadError.invalidResponse("upload-model returned an unusable fileId")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTransfer
 import Unidirectional
 
 #if canImport(FoundationNetworking)
@@ -30,12 +31,12 @@ import Unidirectional
 public struct PresignedUploader: Sendable {
   /// The API server and limits this uploader uses.
   public let configuration: UploadServerConfiguration
-  private let transport: UploadHTTPTransport
+  private let transport: HTTPTransport
 
   /// An uploader talking to the API server in `configuration`, with its own ephemeral URLSession.
   public init(configuration: UploadServerConfiguration) {
     self.configuration = configuration
-    self.transport = UploadHTTPTransport(configuration: configuration)
+    self.transport = HTTPTransport(configuration: configuration)
   }
 
   /// Uploads `items` as `mediaType` media; returns their media ids in item order.
@@ -53,7 +54,7 @@ public struct PresignedUploader: Sendable {
   ) async throws -> [MediaID] {
     guard !items.isEmpty else { return [] }
     let sizes = try items.map { try UploadFile.byteCount(of: $0.fileURL) }
-    for item in items where !UploadHTTPTransport.isSafeHeaderValue(item.contentType) {
+    for item in items where !HTTPTransport.isSafeHeaderValue(item.contentType) {
       throw ImageUploadError.invalidRequest("the content type \(item.contentType.debugDescription) is not valid")
     }
     let targets = try await presign(items, mediaType: mediaType, uuid: uuid)
@@ -146,7 +147,7 @@ public struct PresignedUploader: Sendable {
       guard item.mediaID.count <= 200, transport.redactor.serverText(item.mediaID) == item.mediaID else {
         throw ImageUploadError.invalidResponse("items[\(index)].mediaID is not a plain identifier")
       }
-      guard UploadHTTPTransport.isSafeHeaderValue(item.contentType) else {
+      guard HTTPTransport.isSafeHeaderValue(item.contentType) else {
         throw ImageUploadError.invalidResponse("items[\(index)].contentType is not a valid header value")
       }
       return Target(mediaID: MediaID(item.mediaID), uploadURL: url, contentType: item.contentType)
@@ -162,7 +163,7 @@ public struct PresignedUploader: Sendable {
     _ file: URL,
     size: Int64,
     to target: Target,
-    transport: UploadHTTPTransport,
+    transport: HTTPTransport,
     progress: (@Sendable (Int64) -> Void)?
   ) async throws {
     var request = HTTPTransferRequest(method: "PUT", url: target.uploadURL)
@@ -176,7 +177,7 @@ public struct PresignedUploader: Sendable {
         code: S3ErrorXML.field("Code", in: response.body, redactor: transport.redactor),
         message: S3ErrorXML.field("Message", in: response.body, redactor: transport.redactor))
     }
-    let host = UploadHTTPTransport.hostDescription(response.url)
+    let host = HTTPTransport.hostDescription(response.url)
     guard response.receivedWholeBody, response.bodyBytesSent.map({ $0 == size }) ?? true else {
       throw ImageUploadError.incompleteUpload(
         host: host, detail: "it answered HTTP \(response.status) after \(response.bodyBytesSent ?? 0) of \(size) bytes")

@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTransfer
+import LocalFiles
 
 /// Where and how the live upload clients reach the app's API server. The caller provides it (a host's `--api` and
 /// `--token` options, or the environment); the token is a ``BearerToken`` and never printed.
@@ -48,19 +50,8 @@ public struct UploadServerConfiguration: Sendable, CustomStringConvertible {
     self.transport = transport
   }
 
-  /// Which HTTP engine the live clients use.
-  ///
-  /// ```swift
-  /// var configuration = UploadServerConfiguration(apiBaseURL: api, token: token)
-  /// configuration.transport = .urlSession   // never the socket engine
-  /// ```
-  public enum Transport: Hashable, Sendable {
-    /// Plain `http://` peers on Linux through the library's own HTTP/1.1 engine (several times faster than
-    /// FoundationNetworking for large bodies); `https`, proxied hosts and Apple platforms through URLSession.
-    case automatic
-    /// Every request through URLSession.
-    case urlSession
-  }
+  /// Which HTTP engine the live clients use: ``HTTPTransport/Engine``.
+  public typealias Transport = HTTPTransport.Engine
 
   /// The environment variable (or config file entry) holding the API server's base URL.
   public static let apiURLVariable = "UPLOAD_API_URL"

@@ -1,3 +1,4 @@
+import CaptureSession
 import Foundation
 import Unidirectional
 

@@ -1,3 +1,4 @@
+import CaptureSession
 import Foundation
 
 /// What to reconstruct: the shots of a completed capture, and where the model file goes.

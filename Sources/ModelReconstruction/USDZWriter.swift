@@ -1,4 +1,5 @@
 import Foundation
+import LocalFiles
 
 /// Writes a USDZ package: a ZIP archive whose files are stored uncompressed, each file's data starting at a
 /// multiple of 64 bytes (the USDZ rules), the scene layer first.

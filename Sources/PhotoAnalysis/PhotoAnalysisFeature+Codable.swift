@@ -1,4 +1,5 @@
 import Foundation
+import Images
 
 /// ``PhotoAnalysisFeature/Action`` as JSON, so an action log of a parent that embeds the feature can record and
 /// replay it. `photoAnalysed(id:, Result)` is written as `photoAnalysed` (the report) or `photoFailed` (the error).

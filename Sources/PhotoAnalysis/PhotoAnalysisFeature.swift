@@ -1,4 +1,5 @@
 import Foundation
+import Images
 import Unidirectional
 
 /// Analyses picked photos one after another and shows a report — score and flags — or an error for each.

@@ -1,4 +1,7 @@
+import CaptureSession
 import Foundation
+import ImageUpload
+import ModelReconstruction
 import Unidirectional
 
 /// The whole scan: capture a session, make a 3D model of its shots, preview the model, upload it.

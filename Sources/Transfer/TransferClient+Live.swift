@@ -1,3 +1,4 @@
+import HTTPTransfer
 import Unidirectional
 
 extension TransferClient {

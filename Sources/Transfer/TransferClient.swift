@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTransfer
 import Unidirectional
 
 /// Uploads one file resumably for ``TransferFeature``: the feature knows only this interface.

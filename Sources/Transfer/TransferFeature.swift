@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTransfer
 import Unidirectional
 
 /// One large file going to the server resumably: start, pause, resume, cancel, and automatic resumption after

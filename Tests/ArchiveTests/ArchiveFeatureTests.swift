@@ -1,5 +1,8 @@
-import Features
+import Archive
+import FeatureTestSupport
 import Foundation
+import HTTPTransfer
+import ImageUpload
 import Unidirectional
 import UnidirectionalTesting
 import XCTest

@@ -1,4 +1,5 @@
-import Features
+import CaptureSession
+import FeatureTestSupport
 import Foundation
 import Unidirectional
 import UnidirectionalTesting

@@ -1,4 +1,4 @@
-import Features
+import CaptureSession
 import Foundation
 import XCTest
 

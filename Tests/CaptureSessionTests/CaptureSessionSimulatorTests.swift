@@ -1,5 +1,6 @@
-import Features
+import CaptureSession
 import Foundation
+import Images
 import Unidirectional
 import UnidirectionalTesting
 import XCTest

@@ -1,5 +1,5 @@
-import Features
 import Foundation
+import Features
 import XCTest
 
 /// Every secret is resolved in one order: the explicit option, the environment (names in order), the local config

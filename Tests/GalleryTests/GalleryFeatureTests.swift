@@ -1,5 +1,9 @@
-import Features
+import FeatureTestSupport
 import Foundation
+import Gallery
+import HTTPTransfer
+import ImageUpload
+import Images
 import Unidirectional
 import UnidirectionalTesting
 import XCTest

@@ -2,7 +2,8 @@ import Foundation
 import Unidirectional
 import XCTest
 
-@testable import Features
+@testable import HTTPTransfer
+import FeatureTestSupport
 
 /// The pieces of the upload HTTP layer that need no server: response parsing, the redirect policy, progress
 /// coalescing, secret redaction, proxy detection.
@@ -196,14 +197,14 @@ final class HTTPLayerTests: XCTestCase {
   }
 
   func testRequestsGoThroughAProxyOnlyWhenTheEnvironmentSaysSo() {
-    XCTAssertFalse(UploadHTTPTransport.proxyApplies(to: "127.0.0.1", environment: [:]))
+    XCTAssertFalse(HTTPTransport.proxyApplies(to: "127.0.0.1", environment: [:]))
     let proxied = ["http_proxy": "http://proxy:3128"]
-    XCTAssertTrue(UploadHTTPTransport.proxyApplies(to: "lan.example", environment: proxied))
+    XCTAssertTrue(HTTPTransport.proxyApplies(to: "lan.example", environment: proxied))
     XCTAssertFalse(
-      UploadHTTPTransport.proxyApplies(to: "127.0.0.1", environment: proxied.merging(["NO_PROXY": "127.0.0.1"]) { $1 }))
+      HTTPTransport.proxyApplies(to: "127.0.0.1", environment: proxied.merging(["NO_PROXY": "127.0.0.1"]) { $1 }))
     XCTAssertFalse(
-      UploadHTTPTransport.proxyApplies(to: "a.lan.example", environment: proxied.merging(["no_proxy": ".lan.example"]) { $1 }))
-    XCTAssertFalse(UploadHTTPTransport.proxyApplies(to: "x", environment: ["ALL_PROXY": "p", "no_proxy": "*"]))
-    XCTAssertFalse(UploadHTTPTransport.proxyApplies(to: "x", environment: ["http_proxy": " "]))
+      HTTPTransport.proxyApplies(to: "a.lan.example", environment: proxied.merging(["no_proxy": ".lan.example"]) { $1 }))
+    XCTAssertFalse(HTTPTransport.proxyApplies(to: "x", environment: ["ALL_PROXY": "p", "no_proxy": "*"]))
+    XCTAssertFalse(HTTPTransport.proxyApplies(to: "x", environment: ["http_proxy": " "]))
   }
 }

@@ -5,7 +5,7 @@ import XCTest
   import FoundationNetworking
 #endif
 
-@testable import Features
+@testable import HTTPTransfer
 
 /// The draft's header fields as servers send them, and what the client refuses to believe.
 final class ResumableUploadFieldsTests: XCTestCase {

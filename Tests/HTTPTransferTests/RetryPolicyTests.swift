@@ -2,7 +2,8 @@ import Unidirectional
 import UnidirectionalTesting
 import XCTest
 
-@testable import Features
+@testable import HTTPTransfer
+import FeatureTestSupport
 
 /// ``RetryPolicy``: which failures are retried, how long it waits (on a `TestClock` moved by the test), and what the
 /// caller gets when it gives up.

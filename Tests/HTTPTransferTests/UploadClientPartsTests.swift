@@ -3,7 +3,8 @@ import Unidirectional
 import UnidirectionalTesting
 import XCTest
 
-@testable import Features
+@testable import HTTPTransfer
+import FeatureTestSupport
 
 /// The pieces of the live clients that need no server: XML error bodies, multipart escaping, progress, bounded
 /// concurrency.

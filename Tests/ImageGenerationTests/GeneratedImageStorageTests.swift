@@ -1,5 +1,6 @@
-import Features
 import Foundation
+import ImageGeneration
+import Images
 import XCTest
 
 final class GeneratedImageStorageTests: XCTestCase {

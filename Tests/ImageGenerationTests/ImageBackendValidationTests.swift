@@ -1,5 +1,5 @@
-import Features
 import Foundation
+import ImageGeneration
 import XCTest
 
 final class ImageBackendValidationTests: XCTestCase {

@@ -1,5 +1,5 @@
-import Features
 import Foundation
+import ImageGeneration
 import Unidirectional
 import XCTest
 

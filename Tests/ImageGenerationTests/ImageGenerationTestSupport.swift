@@ -1,5 +1,6 @@
-import Features
 import Foundation
+import ImageGeneration
+import Images
 
 /// A value shared between a test and the fake dependencies it installs.
 final class ImageGenerationTestBox<Value>: @unchecked Sendable {

@@ -1,4 +1,4 @@
-import Features
+import ImageGeneration
 import XCTest
 
 final class PromptTagsTests: XCTestCase {

@@ -1,5 +1,7 @@
-import Features
 import Foundation
+import HTTPTransfer
+import ImageUpload
+import Images
 import XCTest
 
 /// The live image loader on real files in a temporary folder.

@@ -1,5 +1,8 @@
-import Features
 import Foundation
+import HTTPTransfer
+import ImageUpload
+import Images
+import PhotoAnalysis
 import Unidirectional
 import UnidirectionalTesting
 import XCTest

@@ -1,5 +1,7 @@
-import Features
+import FeatureTestSupport
 import Foundation
+import HTTPTransfer
+import ImageUpload
 import Unidirectional
 import UnidirectionalTesting
 import XCTest

@@ -1,5 +1,5 @@
-import Features
 import Foundation
+import LocalFiles
 import XCTest
 
 /// File errors reach the user in words with the path, never as "NSCocoaErrorDomain error 512".

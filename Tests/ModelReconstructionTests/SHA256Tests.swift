@@ -1,5 +1,5 @@
-import Features
 import Foundation
+import ModelReconstruction
 import XCTest
 
 final class SHA256Tests: XCTestCase {

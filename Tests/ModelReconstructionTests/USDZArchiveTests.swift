@@ -1,5 +1,5 @@
-import Features
 import Foundation
+import ModelReconstruction
 import XCTest
 
 /// Reading and writing USDZ packages, and refusing what is not one.

@@ -1,5 +1,7 @@
-import Features
+import FeatureTestSupport
 import Foundation
+import Images
+import PhotoAnalysis
 import Unidirectional
 import UnidirectionalTesting
 import XCTest

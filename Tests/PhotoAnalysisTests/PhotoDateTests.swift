@@ -1,4 +1,4 @@
-import Features
+import PhotoAnalysis
 import XCTest
 
 final class PhotoDateTests: XCTestCase {

@@ -1,10 +1,9 @@
-import Features
 import Foundation
 
 /// The committed test photos (`Tests/Fixtures/PhotoAnalysis/`, see its NOTICE.md) and builders of synthetic ones.
 enum PhotoFixtures {
   static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Fixtures/PhotoAnalysis")
+    .appendingPathComponent("Fixtures/PhotoAnalysis")
   static let piexifFolder = folder.appendingPathComponent("piexif")
   static let fuzzCorpusFolder = folder.appendingPathComponent("fuzz-corpus")
 

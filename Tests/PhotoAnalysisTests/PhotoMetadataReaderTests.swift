@@ -1,5 +1,5 @@
-import Features
 import Foundation
+import PhotoAnalysis
 import XCTest
 
 /// What the reader gets out of real camera files and of synthetic ones covering each field's encodings.

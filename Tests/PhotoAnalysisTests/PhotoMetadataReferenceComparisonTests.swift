@@ -1,5 +1,5 @@
-import Features
 import Foundation
+import PhotoAnalysis
 import XCTest
 
 /// Field by field, the reader against a reference reader — Python's `exifread` for the EXIF/TIFF/GPS tags and

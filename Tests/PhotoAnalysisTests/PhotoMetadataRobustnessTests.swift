@@ -1,5 +1,5 @@
-import Features
 import Foundation
+import PhotoAnalysis
 import XCTest
 
 /// Hostile and broken input: every case ends in metadata or a typed error, after bounded work, without reading more

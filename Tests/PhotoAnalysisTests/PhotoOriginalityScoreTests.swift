@@ -1,4 +1,4 @@
-import Features
+import PhotoAnalysis
 import XCTest
 
 /// The score table of the README, rule by rule.

@@ -1,5 +1,8 @@
-import Features
+import CaptureSession
+import FeatureTestSupport
 import Foundation
+import ModelReconstruction
+import Scan
 import Unidirectional
 import UnidirectionalTesting
 import XCTest

@@ -1,5 +1,11 @@
-import Features
+import CaptureSession
+import FeatureTestSupport
 import Foundation
+import HTTPTransfer
+import ImageUpload
+import Images
+import ModelReconstruction
+import Scan
 import XCTest
 
 /// The scan's state and actions survive JSON (what an action log writes and replays), every case of them.

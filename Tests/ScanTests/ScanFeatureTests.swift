@@ -1,5 +1,10 @@
-import Features
+import CaptureSession
+import FeatureTestSupport
 import Foundation
+import HTTPTransfer
+import ImageUpload
+import ModelReconstruction
+import Scan
 import Unidirectional
 import UnidirectionalTesting
 import XCTest

@@ -1,5 +1,9 @@
-import Features
+import CaptureSession
+import FeatureTestSupport
 import Foundation
+import ImageUpload
+import ModelReconstruction
+import Scan
 
 enum ScanFixtures {
   static let folder = URL(fileURLWithPath: "/scan", isDirectory: true)

@@ -1,5 +1,7 @@
-import Features
+import FeatureTestSupport
 import Foundation
+import HTTPTransfer
+import Transfer
 import Unidirectional
 import UnidirectionalTesting
 import XCTest

@@ -16,12 +16,12 @@ import Foundation
 /// let refuseAll = RedirectDecidingDelegate { _, _ in nil }
 /// let session = URLSession(configuration: .ephemeral, delegate: refuseAll, delegateQueue: nil)
 /// ```
-final class RedirectDecidingDelegate: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+package final class RedirectDecidingDelegate: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
   // @unchecked: NSObject is not Sendable; the stored properties are immutable @Sendable closures.
   private let progress: (@Sendable (Int64) -> Void)?
   private let decide: @Sendable (URLSessionTask, URLRequest) -> URLRequest?
 
-  init(
+  package init(
     progress: (@Sendable (Int64) -> Void)? = nil,
     decide: @escaping @Sendable (URLSessionTask, URLRequest) -> URLRequest?
   ) {
@@ -29,7 +29,7 @@ final class RedirectDecidingDelegate: NSObject, URLSessionTaskDelegate, @uncheck
     self.decide = decide
   }
 
-  func urlSession(
+  package func urlSession(
     _ session: URLSession,
     task: URLSessionTask,
     didSendBodyData bytesSent: Int64,
@@ -39,7 +39,7 @@ final class RedirectDecidingDelegate: NSObject, URLSessionTaskDelegate, @uncheck
     progress?(totalBytesSent)
   }
 
-  func urlSession(
+  package func urlSession(
     _ session: URLSession,
     task: URLSessionTask,
     willPerformHTTPRedirection response: HTTPURLResponse,

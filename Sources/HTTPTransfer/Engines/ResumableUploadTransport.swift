@@ -117,14 +117,14 @@ final class ResumableUploadTransport: Sendable {
         // The draft's requests go where the server said (the upload resource); a redirect would re-send a body
         // and credentials elsewhere.
         throw ImageUploadError.redirectRefused(
-          status: http.statusCode, from: UploadHTTPTransport.hostDescription(request.url),
-          to: UploadHTTPTransport.hostDescription(URL(string: location, relativeTo: request.url)),
+          status: http.statusCode, from: HTTPTransport.hostDescription(request.url),
+          to: HTTPTransport.hostDescription(URL(string: location, relativeTo: request.url)),
           reason: "resumable upload requests are not redirected")
       }
       return (data, http)
     } catch {
       if Task.isCancelled { throw CancellationError() }
-      throw ImageUploadError(error, host: UploadHTTPTransport.hostDescription(request.url))
+      throw ImageUploadError(error, host: HTTPTransport.hostDescription(request.url))
     }
   }
 

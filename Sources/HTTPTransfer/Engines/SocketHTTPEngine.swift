@@ -1,7 +1,6 @@
 #if canImport(Glibc)
   import Foundation
   import Glibc
-  import Unidirectional
 
   /// A small HTTP/1.1 client on POSIX sockets for **plain `http://` peers on Linux** (a LAN upload server, a local
   /// S3): one connection per request (`Connection: close`), a `Content-Length` body written from memory and from
@@ -71,7 +70,7 @@
     private let deadline: TimeInterval
     private let maxResponseBytes: Int
     private let progress: (@Sendable (Int64) -> Void)?
-    private let state = LockIsolated(State())
+    private let state = LockedValue(State())
     private var wakeReadEnd: Int32 = -1
 
     init(
@@ -86,7 +85,7 @@
       self.request = request
       self.host = host
       self.port = url.port ?? 80
-      self.hostDescription = UploadHTTPTransport.hostDescription(url)
+      self.hostDescription = HTTPTransport.hostDescription(url)
       self.head = try Self.head(of: request, host: host)
       self.idleTimeout = idleTimeout
       self.deadline = Self.now() + totalTimeout

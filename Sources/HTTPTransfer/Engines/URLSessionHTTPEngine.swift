@@ -1,5 +1,4 @@
 import Foundation
-import Unidirectional
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -9,7 +8,7 @@ import Unidirectional
 /// the engine for `https` and for hosts reached through a proxy.
 ///
 /// URLSession never follows a redirect here — its delegate refuses every one, so the 3xx comes back as the response
-/// and ``UploadHTTPTransport`` decides (FoundationNetworking would re-send `Authorization` to any host and drop the
+/// and ``HTTPTransport`` decides (FoundationNetworking would re-send `Authorization` to any host and drop the
 /// body). A body that is not one whole file (a multipart form, a range of a file) is staged to a temporary file first,
 /// because URLSession on Linux can only stream a body from a file.
 ///
@@ -93,7 +92,7 @@ final class URLSessionHTTPEngine: Sendable {
       throw error
     } catch {
       if Task.isCancelled { throw CancellationError() }
-      throw ImageUploadError(error, host: UploadHTTPTransport.hostDescription(request.url))
+      throw ImageUploadError(error, host: HTTPTransport.hostDescription(request.url))
     }
     guard let http = response as? HTTPURLResponse else {
       throw ImageUploadError.invalidResponse("not an HTTP response")

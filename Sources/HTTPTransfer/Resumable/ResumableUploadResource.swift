@@ -35,7 +35,7 @@ public struct ResumableUploadResource: Hashable, Sendable, Codable, CustomString
 
   /// The resource by host and port only (its path is a capability: whoever knows it may append).
   public var description: String {
-    "ResumableUploadResource(\(UploadHTTPTransport.hostDescription(url)), interop \(interopVersion), "
+    "ResumableUploadResource(\(HTTPTransport.hostDescription(url)), interop \(interopVersion), "
       + "\(fileSize) bytes)"
   }
 }

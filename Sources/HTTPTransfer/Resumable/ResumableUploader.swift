@@ -1,5 +1,4 @@
 import Foundation
-import Unidirectional
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -139,7 +138,7 @@ struct ResumableUploadRun: Sendable {
   let modificationDate: Date?
   let transport: ResumableUploadTransport
   let reporter: MonotonicProgress
-  let counters = LockIsolated(Counters())
+  let counters = LockedValue(Counters())
 
   struct Counters {
     var bytesSent: Int64 = 0
@@ -157,7 +156,7 @@ struct ResumableUploadRun: Sendable {
     self.events = events
     self.size = try UploadFile.byteCount(of: file.url)
     self.modificationDate = Self.modificationDate(of: file.url)
-    guard UploadHTTPTransport.isSafeHeaderValue(file.contentType) else {
+    guard HTTPTransport.isSafeHeaderValue(file.contentType) else {
       throw ImageUploadError.invalidRequest("the content type \(file.contentType.debugDescription) is not valid")
     }
     let configuration = uploader.configuration
@@ -240,7 +239,7 @@ struct ResumableUploadRun: Sendable {
     }
     uploader.authorize(&request)
 
-    let announced = LockIsolated<ResumableUploadResource?>(nil)
+    let announced = LockedValue<ResumableUploadResource?>(nil)
     let events = events
     let informational: @Sendable (HTTPURLResponse) -> Void = { response in
       // The draft: ignore a 104 without our interop version.
@@ -307,8 +306,8 @@ struct ResumableUploadRun: Sendable {
   {
     var known = confirmedOffset
     while true {
-      let fatal = LockIsolated<ResumableUploadError?>(nil)
-      let progress = LockIsolated((start: Int64(-1), latest: Int64(-1)))
+      let fatal = LockedValue<ResumableUploadError?>(nil)
+      let progress = LockedValue((start: Int64(-1), latest: Int64(-1)))
       do {
         return try await withRetries { _ in
           do {
@@ -340,7 +339,7 @@ struct ResumableUploadRun: Sendable {
 
   /// One attempt: the offset (asked, unless just confirmed), then appends until the upload is complete.
   private func appendAll(
-    _ resource: ResumableUploadResource, knownOffset: Int64?, progress: LockIsolated<(start: Int64, latest: Int64)>
+    _ resource: ResumableUploadResource, knownOffset: Int64?, progress: LockedValue<(start: Int64, latest: Int64)>
   ) async throws -> ResumableUploadReceipt {
     var offset: Int64
     if let knownOffset {
@@ -392,7 +391,7 @@ struct ResumableUploadRun: Sendable {
         // The server's offset is not ours: ask again (the next attempt starts with HEAD), never guess.
         throw ImageUploadError.httpStatus(409, message: "the upload's offset on the server differs from \(offset)")
       case 404, 410:
-        throw ResumableUploadError.uploadGone(host: UploadHTTPTransport.hostDescription(resource.url))
+        throw ResumableUploadError.uploadGone(host: HTTPTransport.hostDescription(resource.url))
       default:
         throw failure(status: status, data: data)
       }
@@ -407,7 +406,7 @@ struct ResumableUploadRun: Sendable {
     let (data, response) = try await transport.send(request, body: .empty)
     let status = response.statusCode
     if status == 404 || status == 410 {
-      throw ResumableUploadError.uploadGone(host: UploadHTTPTransport.hostDescription(resource.url))
+      throw ResumableUploadError.uploadGone(host: HTTPTransport.hostDescription(resource.url))
     }
     guard (200..<300).contains(status) else { throw failure(status: status, data: data) }
     guard let offset = StructuredField.integer(response.value(forHTTPHeaderField: "Upload-Offset")) else {
@@ -421,7 +420,7 @@ struct ResumableUploadRun: Sendable {
   private func confirmCompletion(_ resource: ResumableUploadResource, offset: Int64) async throws
     -> ResumableUploadReceipt
   {
-    let host = UploadHTTPTransport.hostDescription(resource.url)
+    let host = HTTPTransport.hostDescription(resource.url)
     guard offset == size else { throw ResumableUploadError.serverAheadOfFile(serverOffset: offset, fileSize: size) }
     var request = transport.request("PATCH", resource.url)
     uploader.applyDraftFields(to: &request, version: resource.interopVersion)
@@ -472,7 +471,7 @@ struct ResumableUploadRun: Sendable {
     from offset: Int64,
     informational: (@Sendable (HTTPURLResponse) -> Void)? = nil
   ) async throws -> (Data, HTTPURLResponse) {
-    let sentInRequest = LockIsolated<Int64>(0)
+    let sentInRequest = LockedValue<Int64>(0)
     defer { counters.withLock { $0.bytesSent += sentInRequest.value } }
     let reporter = reporter
     let (data, response) = try await transport.send(request, body: body, informational: informational) { total in
@@ -494,7 +493,7 @@ struct ResumableUploadRun: Sendable {
   {
     let status = response.statusCode
     guard (200..<300).contains(status) else { throw failure(status: status, data: data) }
-    let host = UploadHTTPTransport.hostDescription(response.url)
+    let host = HTTPTransport.hostDescription(response.url)
     if let offset = StructuredField.integer(response.value(forHTTPHeaderField: "Upload-Offset")), offset != size {
       throw ImageUploadError.incompleteUpload(host: host, detail: "the server confirmed \(offset) of \(size) bytes")
     }
@@ -625,7 +624,7 @@ final class MonotonicProgress: Sendable {
 
   private let total: Int64
   private let handler: @Sendable (UploadProgress) -> Void
-  private let counters = LockIsolated(Counters())
+  private let counters = LockedValue(Counters())
 
   init(total: Int64, handler: @escaping @Sendable (UploadProgress) -> Void) {
     self.total = total

@@ -1,5 +1,3 @@
-import Unidirectional
-
 /// A bearer token for the app's API server that never shows itself: printing, dumping, logging or mirroring it
 /// gives `<redacted>`.
 ///
@@ -8,7 +6,7 @@ import Unidirectional
 /// print(token)   // <redacted>
 /// ```
 public struct BearerToken: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible,
-  CustomReflectable, CustomDumpStringConvertible
+  CustomReflectable
 {
   /// The secret itself; only the HTTP layer reads it, to build the `Authorization` header.
   let secret: String
@@ -23,14 +21,12 @@ public struct BearerToken: Hashable, Sendable, CustomStringConvertible, CustomDe
   public var description: String { "<redacted>" }
   /// Always `<redacted>`.
   public var debugDescription: String { "<redacted>" }
-  /// Always `<redacted>`, in `customDump` and state diffs.
-  public var customDumpDescription: String { "<redacted>" }
   /// No children, so `dump` and reflection show nothing of the secret.
   public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 
   /// The `Authorization` header value.
-  var authorizationHeader: String { "Bearer \(secret)" }
+  package var authorizationHeader: String { "Bearer \(secret)" }
 
   /// Removes the token from anything a server says (a server may echo it in an error).
-  var redactor: SecretRedactor { SecretRedactor(secrets: [secret]) }
+  package var redactor: SecretRedactor { SecretRedactor(secrets: [secret]) }
 }

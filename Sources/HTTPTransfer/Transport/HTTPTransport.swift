@@ -4,7 +4,7 @@ import Foundation
 ///
 /// - **Engines**: plain `http://` peers on Linux go through ``SocketHTTPEngine`` (bodies written straight from
 ///   memory and files, no staging; see its notes for why); `https`, hosts behind an `http_proxy`, Apple platforms
-///   and ``UploadServerConfiguration/Transport/urlSession`` go through ``URLSessionHTTPEngine``.
+///   and ``Engine/urlSession`` go through ``URLSessionHTTPEngine``.
 /// - **Redirects** are never followed by URLSession; ``send(_:redirects:progress:)`` follows or refuses each one by
 ///   the caller's ``RedirectPolicy``, re-sending the whole body.
 /// - **Progress** is coalesced here, for every engine: at most one report per percent of the body (and one at 0 when
@@ -14,22 +14,36 @@ import Foundation
 ///   ``SecretRedactor`` before it is kept anywhere.
 ///
 /// ```swift
-/// let transport = UploadHTTPTransport(configuration: configuration)
+/// let transport = HTTPTransport(configuration: configuration)
 /// let response = try await transport.send(request, redirects: .sameOrigin) { sent in … }
 /// ```
-final class UploadHTTPTransport: Sendable {
+public final class HTTPTransport: Sendable {
+  /// Which HTTP engine carries the requests.
+  ///
+  /// ```swift
+  /// var configuration = UploadServerConfiguration(apiBaseURL: api, token: token)
+  /// configuration.transport = .urlSession   // never the socket engine
+  /// ```
+  public enum Engine: Hashable, Sendable {
+    /// Plain `http://` peers on Linux through the library's own HTTP/1.1 engine (several times faster than
+    /// FoundationNetworking for large bodies); `https`, proxied hosts and Apple platforms through URLSession.
+    case automatic
+    /// Every request through URLSession.
+    case urlSession
+  }
+
   /// Removes the configuration's secrets from server text.
-  let redactor: SecretRedactor
+  package let redactor: SecretRedactor
   private let urlSession: URLSessionHTTPEngine
   #if canImport(Glibc)
     private let sockets: SocketHTTPEngine?
   #endif
 
-  init(
+  package init(
     requestTimeout: TimeInterval,
     resourceTimeout: TimeInterval,
     maxConnectionsPerHost: Int,
-    transport: UploadServerConfiguration.Transport = .automatic,
+    transport: Engine = .automatic,
     stagingDirectory: URL = FileManager.default.temporaryDirectory,
     redactor: SecretRedactor = .none
   ) {
@@ -43,22 +57,13 @@ final class UploadHTTPTransport: Sendable {
     #endif
   }
 
-  /// The transport for `configuration`'s timeouts, engine choice and secrets.
-  convenience init(configuration: UploadServerConfiguration, stagingDirectory: URL? = nil) {
-    self.init(
-      requestTimeout: configuration.requestTimeout, resourceTimeout: configuration.resourceTimeout,
-      maxConnectionsPerHost: configuration.maxConcurrentUploads, transport: configuration.transport,
-      stagingDirectory: stagingDirectory ?? FileManager.default.temporaryDirectory,
-      redactor: configuration.token.redactor)
-  }
-
   /// Sends `request` and returns the final response, following the redirects `redirects` allows.
   ///
   /// - Parameter progress: Body bytes sent by the request in flight, at most once per percent; it restarts at 0
   ///   when a redirect re-sends the body.
   /// - Throws: ``ImageUploadError`` (``ImageUploadError/redirectRefused(status:from:to:reason:)`` for a redirect the
   ///   policy refuses), or `CancellationError`.
-  func send(
+  package func send(
     _ request: HTTPTransferRequest,
     redirects: RedirectPolicy,
     progress: (@Sendable (Int64) -> Void)? = nil
@@ -123,7 +128,7 @@ final class UploadHTTPTransport: Sendable {
   }
 
   /// `host:port` of `url`, without user info, path or query (a presigned query holds a signature).
-  static func hostDescription(_ url: URL?) -> String {
+  package static func hostDescription(_ url: URL?) -> String {
     guard let url, let host = url.host else { return "the server" }
     if let port = url.port { return "\(host):\(port)" }
     return host
@@ -131,7 +136,7 @@ final class UploadHTTPTransport: Sendable {
 
   /// The server's `{"message": …}` (or `{"detail": …}`), else the start of the body, as ``SecretRedactor``
   /// `serverText`: secrets redacted, printable, at most 300 characters.
-  func serverMessage(in body: Data) -> String {
+  package func serverMessage(in body: Data) -> String {
     struct ErrorBody: Decodable {
       let message: String?
       let detail: String?
@@ -146,7 +151,7 @@ final class UploadHTTPTransport: Sendable {
   }
 
   /// Whether `value` can go into an HTTP header unchanged (printable ASCII, no CR/LF).
-  static func isSafeHeaderValue(_ value: String) -> Bool {
+  package static func isSafeHeaderValue(_ value: String) -> Bool {
     !value.isEmpty && value.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F }
   }
 }

@@ -1,5 +1,3 @@
-import Unidirectional
-
 /// Coalesces byte counts from a transport into at most one report per percent of the body (and one at the end), so
 /// a consumer's cost does not grow with how often the transport writes.
 ///
@@ -13,7 +11,7 @@ final class ProgressThrottle: Sendable {
   private let step: Int64
   private let total: Int64
   private let report: @Sendable (Int64) -> Void
-  private let nextReport = LockIsolated<Int64>(0)
+  private let nextReport = LockedValue<Int64>(0)
 
   /// A throttle for a body of `total` bytes; `report` gets the bytes sent so far.
   init(total: Int64, report: @escaping @Sendable (Int64) -> Void) {

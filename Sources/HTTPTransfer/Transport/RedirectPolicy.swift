@@ -16,7 +16,7 @@ import Foundation
 /// ```swift
 /// let next = try RedirectPolicy.sameOrigin.follow(status: 307, location: "/v2/upload", after: request, redirects: 0)
 /// ```
-enum RedirectPolicy: Sendable {
+public enum RedirectPolicy: Sendable {
   /// Follow 307/308 within the request's origin only (requests that carry credentials).
   case sameOrigin
   /// Follow 307/308 to any http(s) origin, never from https to http; `Authorization` and `Cookie` are dropped when
@@ -35,14 +35,14 @@ enum RedirectPolicy: Sendable {
     redirects: Int
   ) throws -> HTTPTransferRequest? {
     guard [301, 302, 303, 307, 308].contains(status), let location, !location.isEmpty else { return nil }
-    let from = UploadHTTPTransport.hostDescription(request.url)
+    let from = HTTPTransport.hostDescription(request.url)
     guard let target = URL(string: location, relativeTo: request.url)?.absoluteURL,
       let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https", target.host != nil
     else {
       throw ImageUploadError.redirectRefused(
         status: status, from: from, to: "an invalid location", reason: "the location is not an http(s) URL")
     }
-    let to = UploadHTTPTransport.hostDescription(target)
+    let to = HTTPTransport.hostDescription(target)
     func refuse(_ reason: String) -> ImageUploadError {
       .redirectRefused(status: status, from: from, to: to, reason: reason)
     }

@@ -1,5 +1,3 @@
-import Unidirectional
-
 /// How often, and how patiently, a live upload client repeats an **idempotent** request (a `PUT` of a whole file)
 /// that failed in a way worth repeating: exponential backoff with full jitter, slept on the injected clock, bounded
 /// in attempts and in time.

@@ -46,7 +46,7 @@ public enum ImageUploadError: Error, Hashable, Sendable, Codable, CustomStringCo
   case network(code: Int)
   /// The upload was cancelled before it finished.
   case cancelled
-  /// A server answered with a redirect that the client does not follow (see ``UploadHTTPTransport``'s redirect
+  /// A server answered with a redirect that the client does not follow (see ``HTTPTransport``'s redirect
   /// policy): its status, where it came from and where it pointed (host and port only), and why.
   case redirectRefused(status: Int, from: String, to: String, reason: String)
   /// The server that answered did not get the whole file, or says it stored a different size.

@@ -2,22 +2,38 @@ import Foundation
 
 /// A `multipart/form-data` body (RFC 7578) with one file field, as parts the transport sends in order (the file
 /// straight from disk), so that a large upload never sits in memory whole and is never copied first.
-struct MultipartFormBody {
+///
+/// ```swift
+/// let form = MultipartFormBody(
+///   boundary: "b-\(UUID().uuidString)", fieldName: "file", filename: "scan.usdz", contentType: "model/vnd.usdz+zip")
+/// var request = HTTPTransferRequest(method: "POST", url: endpoint)
+/// request.setHeader("Content-Type", form.requestContentType)
+/// request.body = form.body(for: fileURL, size: size)   // header bytes + the file + closing boundary
+/// ```
+public struct MultipartFormBody: Sendable {
   /// Separates the parts; must not occur in the file (a random UUID makes that vanishingly unlikely).
-  let boundary: String
+  public let boundary: String
   /// The form field's name, e.g. `file`.
-  let fieldName: String
+  public let fieldName: String
   /// The file name sent to the server, escaped on output.
-  let filename: String
+  public let filename: String
   /// The part's `Content-Type`.
-  let contentType: String
+  public let contentType: String
+
+  /// A form whose one part is the file `filename` of `contentType` in the field `fieldName`.
+  public init(boundary: String, fieldName: String, filename: String, contentType: String) {
+    self.boundary = boundary
+    self.fieldName = fieldName
+    self.filename = filename
+    self.contentType = contentType
+  }
 
   /// The request's `Content-Type` header.
-  var requestContentType: String { "multipart/form-data; boundary=\(boundary)" }
+  public var requestContentType: String { "multipart/form-data; boundary=\(boundary)" }
 
   /// The request body for the `size`-byte file at `source`: the part's header, the file read from disk as it is
   /// sent, and the closing boundary.
-  func body(for source: URL, size: Int64) -> HTTPRequestBody {
+  public func body(for source: URL, size: Int64) -> HTTPRequestBody {
     HTTPRequestBody([
       .bytes(Data(header.utf8)), .file(source, offset: 0, length: size), .bytes(Data(trailer.utf8)),
     ])

@@ -1,10 +1,10 @@
 /// Runs indexed operations in a task group with a bound on how many are in flight.
-enum UploadConcurrency {
+package enum UploadConcurrency {
   /// Runs `operation(0..<count)` with at most `limit` at a time and returns the results in index order.
   ///
   /// The first operation to throw fails the whole call: the others are cancelled, awaited, and their results and
   /// errors dropped.
-  static func map<T: Sendable>(
+  package static func map<T: Sendable>(
     count: Int,
     limit: Int,
     _ operation: @escaping @Sendable (Int) async throws -> T

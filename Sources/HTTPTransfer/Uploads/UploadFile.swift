@@ -1,9 +1,9 @@
 import Foundation
 
 /// Checks on a file about to be uploaded.
-enum UploadFile {
+package enum UploadFile {
   /// The size of the regular, readable file at `url`; throws ``ImageUploadError/unreadableFile(path:reason:)``.
-  static func byteCount(of url: URL) throws -> Int64 {
+  package static func byteCount(of url: URL) throws -> Int64 {
     let path = url.path
     guard url.isFileURL else {
       throw ImageUploadError.unreadableFile(path: url.absoluteString, reason: "not a file URL")

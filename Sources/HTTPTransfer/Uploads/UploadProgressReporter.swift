@@ -1,10 +1,9 @@
-import Unidirectional
 /// Adds up the bytes sent by several transfers and reports whole-percent changes to a handler, never after
 /// ``close()``: the feature must not receive progress once the upload has returned.
 ///
 /// A transfer's count can go down: when a body is re-sent (a retry, a followed redirect) its transfer restarts from
 /// 0, so the total shows what the requests that count have sent.
-final class UploadProgressReporter: Sendable {
+package final class UploadProgressReporter: Sendable {
   private struct Counters {
     var sent: [Int64]
     var lastPercent = -1
@@ -14,18 +13,18 @@ final class UploadProgressReporter: Sendable {
   private let sizes: [Int64]
   private let total: Int64
   private let handler: @Sendable (UploadProgress) -> Void
-  private let counters: LockIsolated<Counters>
+  private let counters: LockedValue<Counters>
 
   /// A reporter for transfers of `sizes` bytes.
-  init(sizes: [Int64], handler: @escaping @Sendable (UploadProgress) -> Void) {
+  package init(sizes: [Int64], handler: @escaping @Sendable (UploadProgress) -> Void) {
     self.sizes = sizes
     self.total = sizes.reduce(0, +)
     self.handler = handler
-    self.counters = LockIsolated(Counters(sent: Array(repeating: 0, count: sizes.count)))
+    self.counters = LockedValue(Counters(sent: Array(repeating: 0, count: sizes.count)))
   }
 
   /// Transfer `index` has sent `bytes` of its current request (clamped to its size; lower when it restarted).
-  func update(_ index: Int, sentBytes bytes: Int64) {
+  package func update(_ index: Int, sentBytes bytes: Int64) {
     guard sizes.indices.contains(index) else { return }
     counters.withLock { counters in
       guard !counters.isClosed else { return }
@@ -42,13 +41,13 @@ final class UploadProgressReporter: Sendable {
   }
 
   /// Transfer `index` has finished: all its bytes count as sent.
-  func complete(_ index: Int) {
+  package func complete(_ index: Int) {
     guard sizes.indices.contains(index) else { return }
     update(index, sentBytes: sizes[index])
   }
 
   /// Stops reporting; later updates are dropped.
-  func close() {
+  package func close() {
     counters.withLock { $0.isClosed = true }
   }
 }
