@@ -5,14 +5,14 @@ import Images
 /// http(s) URL — into checked image bytes.
 enum GeneratedImageDecoding {
   /// The bytes and format of the `index`-th image given as `field`.
-  static func image(from field: String, index: Int, transport: ImageHTTPTransport) async throws -> (Data, ImageFormat) {
+  static func image(from field: String, index: Int, http: ImageServiceHTTP) async throws -> (Data, ImageFormat) {
     let trimmed = field.trimmingCharacters(in: .whitespacesAndNewlines)
     let lowercased = trimmed.prefix(8).lowercased()
     if lowercased.hasPrefix("http://") || lowercased.hasPrefix("https://") {
       guard let url = URL(string: trimmed) else {
         throw ImageGenerationError.invalidImage("image \(index + 1) has an invalid URL")
       }
-      return try await transport.downloadImage(url)
+      return try await http.downloadImage(url)
     }
     return try decodeBase64(trimmed, index: index)
   }

@@ -65,9 +65,9 @@ public struct KarloImageBackend: Sendable {
   /// Validates `request`, sends it, and returns the decoded, format-checked images.
   public func generate(_ request: ImageGenerationRequest) async throws -> [GeneratedImage] {
     try Self.validate(request)
-    let transport = ImageHTTPTransport(timeout: configuration.timeout, apiKey: configuration.apiKey)
+    let http = ImageServiceHTTP(timeout: configuration.timeout, apiKey: configuration.apiKey)
     let body = try Self.body(for: request, configuration: configuration)
-    let data = try await transport.postJSON(
+    let data = try await http.postJSON(
       body, to: configuration.endpoint(Self.path), authorization: "KakaoAK \(configuration.apiKey.rawValue)")
     let response: Response
     do {
@@ -80,7 +80,7 @@ public struct KarloImageBackend: Sendable {
     }
     var images: [GeneratedImage] = []
     for (index, item) in response.images.enumerated() {
-      let (data, format) = try await GeneratedImageDecoding.image(from: item.image, index: index, transport: transport)
+      let (data, format) = try await GeneratedImageDecoding.image(from: item.image, index: index, http: http)
       images.append(
         GeneratedImage(
           id: item.id ?? "\(response.id ?? "karlo")-\(index)", data: data, format: format, seed: item.seed,

@@ -56,9 +56,9 @@ public struct OpenAIImageBackend: Sendable {
   /// Validates `request`, sends it, and returns the decoded, format-checked images.
   public func generate(_ request: ImageGenerationRequest) async throws -> [GeneratedImage] {
     try Self.validate(request)
-    let transport = ImageHTTPTransport(timeout: configuration.timeout, apiKey: configuration.apiKey)
+    let http = ImageServiceHTTP(timeout: configuration.timeout, apiKey: configuration.apiKey)
     let body = try Self.body(for: request, configuration: configuration)
-    let data = try await transport.postJSON(
+    let data = try await http.postJSON(
       body, to: configuration.endpoint(Self.path), authorization: "Bearer \(configuration.apiKey.rawValue)")
     let response: Response
     do {
@@ -74,7 +74,7 @@ public struct OpenAIImageBackend: Sendable {
       guard let field = item.b64JSON ?? item.url else {
         throw ImageGenerationError.malformedResponse("image \(index + 1) has neither \"b64_json\" nor \"url\"")
       }
-      let (data, format) = try await GeneratedImageDecoding.image(from: field, index: index, transport: transport)
+      let (data, format) = try await GeneratedImageDecoding.image(from: field, index: index, http: http)
       images.append(GeneratedImage(id: "\(response.created ?? 0)-\(index)", data: data, format: format))
     }
     return images

@@ -77,7 +77,7 @@ public struct MultipartUploader: Sendable {
         isOpen.withLock { if $0 { progress(min(sent, bodySize), bodySize) } }
       }
     }
-    let response = try await transport.send(request, redirects: .sameOrigin, progress: onSent)
+    let response = try await transport.send(request, redirects: .sameOrigin, progress: onSent.map { .perPercent($0) })
     let receipt = try receipt(from: response.body, status: response.status)
     guard receipt.size == fileSize else {
       throw ImageUploadError.incompleteUpload(

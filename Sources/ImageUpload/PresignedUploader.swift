@@ -67,8 +67,8 @@ public struct PresignedUploader: Sendable {
     _ = try await UploadConcurrency.map(count: items.count, limit: configuration.maxConcurrentUploads) { index in
       let onSent = reporter.map { reporter in { @Sendable (sent: Int64) in reporter.update(index, sentBytes: sent) } }
       try await retryPolicy.run(clock: clock) { _ in
-        try await Self.put(
-          items[index].fileURL, size: sizes[index], to: targets[index], transport: transport, progress: onSent)
+        try await targets[index].put.send(
+          fileAt: items[index].fileURL, size: sizes[index], through: transport, progress: onSent)
       }
       reporter?.complete(index)
     }
@@ -95,11 +95,10 @@ public struct PresignedUploader: Sendable {
     let items: [Item]
   }
 
-  /// Where one item goes: its media id, presigned URL and signed content type.
+  /// Where one item goes: its media id and its presigned `PUT`.
   private struct Target: Sendable {
     let mediaID: MediaID
-    let uploadURL: URL
-    let contentType: String
+    let put: PresignedPUT
   }
 
   private func presign(_ items: [UploadItem], mediaType: MediaType, uuid: UUIDGenerator) async throws -> [Target] {
@@ -150,40 +149,7 @@ public struct PresignedUploader: Sendable {
       guard HTTPTransport.isSafeHeaderValue(item.contentType) else {
         throw ImageUploadError.invalidResponse("items[\(index)].contentType is not a valid header value")
       }
-      return Target(mediaID: MediaID(item.mediaID), uploadURL: url, contentType: item.contentType)
-    }
-  }
-
-  // MARK: PUT
-
-  /// The `ETag` S3 gives an empty object (the MD5 of no bytes).
-  private static let emptyObjectETag = "\"d41d8cd98f00b204e9800998ecf8427e\""
-
-  private static func put(
-    _ file: URL,
-    size: Int64,
-    to target: Target,
-    transport: HTTPTransport,
-    progress: (@Sendable (Int64) -> Void)?
-  ) async throws {
-    var request = HTTPTransferRequest(method: "PUT", url: target.uploadURL)
-    // Exactly the signed type; no Authorization (the signature is in the URL, and S3 rejects a second one).
-    request.setHeader("Content-Type", target.contentType)
-    request.body = HTTPRequestBody([.file(file, offset: 0, length: size)])
-    let response = try await transport.send(request, redirects: .anyOrigin, progress: progress)
-    guard (200..<300).contains(response.status) else {
-      throw ImageUploadError.storageRejected(
-        status: response.status,
-        code: S3ErrorXML.field("Code", in: response.body, redactor: transport.redactor),
-        message: S3ErrorXML.field("Message", in: response.body, redactor: transport.redactor))
-    }
-    let host = HTTPTransport.hostDescription(response.url)
-    guard response.receivedWholeBody, response.bodyBytesSent.map({ $0 == size }) ?? true else {
-      throw ImageUploadError.incompleteUpload(
-        host: host, detail: "it answered HTTP \(response.status) after \(response.bodyBytesSent ?? 0) of \(size) bytes")
-    }
-    guard size == 0 || response.header("ETag") != emptyObjectETag else {
-      throw ImageUploadError.incompleteUpload(host: host, detail: "it stored an empty object")
+      return Target(mediaID: MediaID(item.mediaID), put: PresignedPUT(url: url, contentType: item.contentType))
     }
   }
 }

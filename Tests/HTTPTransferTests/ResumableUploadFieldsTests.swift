@@ -60,20 +60,20 @@ final class ResumableUploadFieldsTests: XCTestCase {
       endpoint: URL(string: "http://api.example:8000/resumable-uploads")!, token: BearerToken("secret"),
       additionalHeaders: ["X-Test-Drop-After": "10"])
     let uploader = ResumableUploader(configuration: configuration)
-    var sameOrigin = URLRequest(url: URL(string: "http://API.example:8000/resumable-uploads/abc")!)
+    var sameOrigin = HTTPTransferRequest(method: "HEAD", url: URL(string: "http://API.example:8000/resumable-uploads/abc")!)
     uploader.authorize(&sameOrigin)
-    XCTAssertEqual(sameOrigin.value(forHTTPHeaderField: "Authorization"), "Bearer secret")
-    XCTAssertEqual(sameOrigin.value(forHTTPHeaderField: "X-Test-Drop-After"), "10")
+    XCTAssertEqual(sameOrigin.header("Authorization"), "Bearer secret")
+    XCTAssertEqual(sameOrigin.header("X-Test-Drop-After"), "10")
     for other in ["http://storage.example:8000/u/abc", "https://api.example:8000/u", "http://api.example:8001/u"] {
-      var request = URLRequest(url: URL(string: other)!)
+      var request = HTTPTransferRequest(method: "HEAD", url: URL(string: other)!)
       uploader.authorize(&request)
-      XCTAssertNil(request.value(forHTTPHeaderField: "Authorization"), other)
-      XCTAssertNil(request.value(forHTTPHeaderField: "X-Test-Drop-After"), other)
+      XCTAssertNil(request.header("Authorization"), other)
+      XCTAssertNil(request.header("X-Test-Drop-After"), other)
     }
     configuration.endpoint = URL(string: "https://api.example/x")!
-    var implicitPort = URLRequest(url: URL(string: "https://api.example:443/y")!)
+    var implicitPort = HTTPTransferRequest(method: "HEAD", url: URL(string: "https://api.example:443/y")!)
     ResumableUploader(configuration: configuration).authorize(&implicitPort)
-    XCTAssertNotNil(implicitPort.value(forHTTPHeaderField: "Authorization"), "443 is https's default port")
+    XCTAssertNotNil(implicitPort.header("Authorization"), "443 is https's default port")
   }
 
   func testTheConfigurationNeverPrintsTheToken() {

@@ -6,12 +6,12 @@ import Foundation
 /// Origin(URL(string: "http://api.example:8000/a")!) == Origin(URL(string: "http://API.example:8000/b")!)   // true
 /// Origin(URL(string: "http://api.example/a")!) == Origin(URL(string: "http://api.example:8080/a")!)        // false
 /// ```
-package struct Origin: Equatable {
+struct Origin: Equatable {
   let scheme: String
   let host: String
   let port: Int
 
-  package init(_ url: URL) {
+  init(_ url: URL) {
     scheme = url.scheme?.lowercased() ?? ""
     host = url.host?.lowercased() ?? ""
     port = url.port ?? (scheme == "https" ? 443 : 80)

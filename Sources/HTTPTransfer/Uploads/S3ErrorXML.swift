@@ -3,10 +3,10 @@ import Foundation
 /// Reads `<Code>` and `<Message>` from an S3 error body (`<Error><Code>AccessDenied</Code>…</Error>`).
 ///
 /// Tolerant on purpose: no XML parser, no validation; anything unexpected yields nil rather than an error.
-package enum S3ErrorXML {
+enum S3ErrorXML {
   /// The text of the first `<name>…</name>` element in `body`, with the five predefined entities decoded, as
   /// `redactor`'s server text (secrets redacted, printable, at most 300 characters); nil when absent or empty.
-  package static func field(_ name: String, in body: Data, redactor: SecretRedactor = .none) -> String? {
+  static func field(_ name: String, in body: Data, redactor: SecretRedactor = .none) -> String? {
     let text = String(decoding: body.prefix(64 * 1024), as: UTF8.self)
     guard let open = text.range(of: "<\(name)>"),
       let close = text.range(of: "</\(name)>", range: open.upperBound..<text.endIndex)

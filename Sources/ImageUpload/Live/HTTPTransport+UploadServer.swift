@@ -2,13 +2,14 @@ import Foundation
 import HTTPTransfer
 
 extension HTTPTransport {
-  /// The transport for the API server in `configuration`: its timeouts, engine choice and token (redacted from
-  /// whatever a server says).
+  /// The transport for the API server in `configuration`: its timeouts, engine choice, one pooled connection per
+  /// upload in flight, and the token redacted from whatever a server says.
   convenience init(configuration: UploadServerConfiguration, stagingDirectory: URL? = nil) {
     self.init(
-      requestTimeout: configuration.requestTimeout, resourceTimeout: configuration.resourceTimeout,
-      maxConnectionsPerHost: configuration.maxConcurrentUploads, transport: configuration.transport,
-      stagingDirectory: stagingDirectory ?? FileManager.default.temporaryDirectory,
-      redactor: configuration.token.redactor)
+      HTTPTransport.Configuration(
+        requestTimeout: configuration.requestTimeout, resourceTimeout: configuration.resourceTimeout,
+        engine: configuration.transport, connections: .pooled(maxPerHost: configuration.maxConcurrentUploads),
+        stagingDirectory: stagingDirectory ?? FileManager.default.temporaryDirectory,
+        redactor: configuration.token.redactor))
   }
 }
