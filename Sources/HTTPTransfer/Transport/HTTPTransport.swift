@@ -35,6 +35,11 @@ public final class HTTPTransport: Sendable {
   }
 
   /// How URLSession's connections are shared between requests (the socket engine opens one per request always).
+  ///
+  /// ```swift
+  /// HTTPTransport.Configuration(connections: .pooled(maxPerHost: 4))   // parallel uploads to one API server
+  /// HTTPTransport.Configuration(connections: .freshPerRequest)         // a resumable upload's requests
+  /// ```
   public enum Connections: Hashable, Sendable {
     /// One session for the transport, at most `maxPerHost` connections to a host at once, reused.
     case pooled(maxPerHost: Int)
@@ -46,6 +51,10 @@ public final class HTTPTransport: Sendable {
 
   /// How a request's body progress is reported: bytes of the body sent so far, restarting at 0 when a redirect
   /// re-sends it.
+  ///
+  /// ```swift
+  /// _ = try await transport.send(request, redirects: .anyOrigin, progress: .perPercent { sent in print(sent) })
+  /// ```
   public enum Progress: Sendable {
     /// At most one report per percent of the body and one at its end, and one at 0 when a request starts: a
     /// consumer's cost does not grow with how often the engine writes.
