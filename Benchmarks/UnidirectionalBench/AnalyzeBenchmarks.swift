@@ -1,5 +1,5 @@
-import Features
 import Foundation
+import PhotoAnalysis
 
 /// `analyze` (or `--analyze` with the other cases): ``PhotoMetadataReader`` plus the originality score on 1,000 real
 /// JPEGs (copies of the piexif test photos, 1–360 KB, already in the page cache), per file, next to a raw baseline

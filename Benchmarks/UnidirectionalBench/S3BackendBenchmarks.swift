@@ -1,4 +1,5 @@
-import Features
+import HTTPTransfer
+import ImageUpload
 import Foundation
 import Unidirectional
 

@@ -1,5 +1,6 @@
-import Features
 import Foundation
+import HTTPTransfer
+import ImageUpload
 import Unidirectional
 
 /// `--upload`: a 200 MB presigned PUT through ``PresignedUploader`` to moto, next to boto3's `put_object` of the

@@ -1,18 +1,6 @@
 import Foundation
 import Unidirectional
 
-/// What ``ActionRecorder`` needs from a recording, whatever the store's `State` and `Action` types.
-protocol AnyRecordingSession: AnyObject, Sendable {
-  /// The writer thread's loop; returns when the recording is finished.
-  func runWriter()
-  func flush() async throws(ActionLogError)
-  func close() async throws(ActionLogError)
-  var writtenCount: Int { get }
-  var backPressureWaitCount: Int { get }
-  func setWriterHeld(_ held: Bool)
-  func waitForBackPressure(timeout: Duration) -> Bool
-}
-
 /// The typed half of a recording: buffers what a store reduces and writes it on a dedicated thread.
 ///
 /// Send path: the store's observer calls ``append(_:origin:state:)`` with the store's lock held, so appends never overlap and
@@ -28,68 +16,6 @@ protocol AnyRecordingSession: AnyObject, Sendable {
 /// Bound: at most `maximumPending` actions (64 Ki by default) wait for the writer; beyond that an append waits
 /// for it (back-pressure) rather than dropping actions or growing without limit.
 final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: AnyRecordingSession, @unchecked Sendable {
-  /// Actions per chunk.
-  static var chunkCapacity: Int { 1024 }
-  /// Actions that may wait for the writer before appends wait, by default.
-  static var defaultMaximumPending: Int { 64 * 1024 }
-
-  /// A chunk of recorded actions, in separate arrays so the send path touches no generic struct.
-  final class Chunk {
-    let actions: UnsafeMutablePointer<Action>
-    let states: UnsafeMutablePointer<State>?
-    let times: UnsafeMutablePointer<Int64>
-    let origins: UnsafeMutablePointer<ActionOrigin>
-    let capacity: Int
-    /// Entries filled; set when the chunk is handed to the writer.
-    var count = 0
-    var firstSequence: UInt64 = 0
-
-    var rawStates: UnsafeMutableRawPointer? {
-      guard let states else { return nil }
-      return UnsafeMutableRawPointer(states)
-    }
-
-    init(capacity: Int, withStates: Bool) {
-      self.capacity = capacity
-      actions = .allocate(capacity: capacity)
-      states = withStates ? .allocate(capacity: capacity) : nil
-      times = .allocate(capacity: capacity)
-      origins = .allocate(capacity: capacity)
-    }
-
-    /// Releases the recorded values, keeping the storage for reuse.
-    func clear() {
-      actions.deinitialize(count: count)
-      states?.deinitialize(count: count)
-      count = 0
-    }
-
-    deinit {
-      clear()
-      actions.deallocate()
-      states?.deallocate()
-      times.deallocate()
-      origins.deallocate()
-    }
-  }
-
-  /// The send path's view of the current chunk. Non-generic, behind a pointer: no metadata lookups, no
-  /// exclusivity checks. Touched only while the store holds its lock (or once the store is gone).
-  struct Producer {
-    var count = 0
-    /// `count` reaching it sends an append down the slow path: 0 for a fresh chunk (to arm the writer) and
-    /// after `close`, the chunk's capacity otherwise.
-    var limit = 0
-    var actions: UnsafeMutableRawPointer
-    var states: UnsafeMutableRawPointer?
-    var times: UnsafeMutablePointer<Int64>
-    var origins: UnsafeMutablePointer<ActionOrigin>
-    /// The sequence number of the current chunk's first action.
-    var nextSequence: UInt64 = 1
-    var isClosed = false
-    var dropped = 0
-  }
-
   /// The lock of the store whose observer appends: it guards the producer. Set before ``start()``.
   var storeLock: StoreLock?
 

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import Features
+@testable import HTTPTransfer
 
 /// The resumable-upload cases against Apple's reference server (`NIOResumableUpload`, interop 6: the client asks
 /// for 8, gets `400` naming 6, and speaks 6).

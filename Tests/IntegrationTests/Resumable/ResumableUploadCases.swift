@@ -2,7 +2,7 @@ import Foundation
 import Unidirectional
 import XCTest
 
-@testable import Features
+@testable import HTTPTransfer
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
