@@ -48,6 +48,28 @@ enum ObservationBenchmarks {
     }
   }
 
+  /// Loops one case for a profiler; false for a name that is not an observation case. `observed_row_change` and
+  /// `unobserved_row_change` make one change per 1,000 iterations asked (a change costs about that many sends).
+  static func profile(_ name: String, iterations: Int) -> Bool {
+    switch name {
+    case "observed_row_change":
+      let observed = makeStore()
+      let rows = Array(observed.scope(state: \.rows, action: ListAction.rowCase))
+      let counter = Counter()
+      for _ in 0..<max(1, iterations / 1_000) {
+        for row in rows { counter.observe { _ = row.count } }
+        counter.observe { _ = observed.scope(state: \.rows, action: ListAction.rowCase) }
+        observed.send(.row(id: 7, action: .increment))
+      }
+    case "unobserved_row_change":
+      let store = makeStore()
+      for _ in 0..<max(1, iterations / 1_000) { store.send(.row(id: 7, action: .increment)) }
+    default:
+      return false
+    }
+    return true
+  }
+
   static func all(rounds: Int) async -> [BenchmarkResult] {
     let iterations = 2_000
     let unobserved = makeStore()

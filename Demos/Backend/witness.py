@@ -186,6 +186,10 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _send(self, status: int, body: bytes, content_type: str, headers: dict[str, str] | None = None) -> None:
         self.send_response(status)
+        # One request per connection, and said so: without the header a client keeps the connection for its next
+        # request, and when this side's close has not reached it yet (a busy machine) that request is cut off.
+        self.send_header("Connection", "close")
+        self.close_connection = True
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         for name, value in (headers or {}).items():

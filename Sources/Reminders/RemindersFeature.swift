@@ -98,6 +98,11 @@ extension RemindersFeature {
 
       public static let formCase = CasePath(State.form) { if case let .form(state) = $0 { state } else { nil } }
 
+      /// The form's state while the form is presented (what a view scopes its sheet to).
+      public var form: ReminderForm.State? {
+        if case let .form(state) = self { state } else { nil }
+      }
+
       public enum ID: Hashable, Sendable {
         case form(Reminder.ID)
         case alert(PresentationCounter.ID)

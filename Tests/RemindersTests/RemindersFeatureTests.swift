@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import Reminders
 import Testing
 import Unidirectional
@@ -120,5 +121,35 @@ import UnidirectionalTesting
       RemindersFeature.State()
     }
     #expect(reopened.reminders.map(\.title) == ["Milk"])
+  }
+
+  /// What `RemindersView` does on Apple platforms, on the main actor here: the sheet's store exists exactly while
+  /// the form is presented, an observer of it learns of the presentation once, and the form's bindings write
+  /// through to the list.
+  @Test func theFormSheetIsShownExactlyWhileTheFormIsPresented() {
+    let store = MainActorStore(initialState: RemindersFeature.State(reminders: Shared(value: [milk]))) {
+      RemindersFeature()
+    }
+    func formStore() -> MainActorStore<ReminderForm.State, ReminderForm.Action>? {
+      store.scope(state: \.destination?.form, action: { .destination(.presented(.form($0))) })
+    }
+    let presentations = LockIsolated(0)
+    withObservationTracking {
+      #expect(formStore() == nil)
+    } onChange: {
+      presentations.withLock { $0 += 1 }
+    }
+
+    store.send(.completionToggled(milk.id))
+    #expect(presentations.value == 0)
+    store.send(.editTapped(milk.id))
+    #expect(presentations.value == 1)
+    let form = formStore()
+    #expect(form?.reminder.title == "Milk")
+    form?.send(.binding(.set(\.reminder.title, "Oat milk")))
+    #expect(formStore()?.reminder.title == "Oat milk")
+    store.send(.saveTapped)
+    #expect(formStore() == nil)
+    #expect(store.reminders.map(\.title) == ["Oat milk"])
   }
 }

@@ -41,6 +41,17 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
   /// The ids, in order.
   public var ids: [ID] { elements.map(readID) }
 
+  /// Whether `other` has the same ids in the same order: at once when both still share their storage (nothing
+  /// was written in between), otherwise by comparing the ids one by one without building arrays of them.
+  func hasSameIDs(as other: Self) -> Bool {
+    guard storedElements.count == other.storedElements.count else { return false }
+    let shared = storedElements.withUnsafeBufferPointer { mine in
+      other.storedElements.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress }
+    }
+    if shared { return true }
+    return zip(storedElements, other.storedElements).allSatisfy { readID($0) == other.readID($1) }
+  }
+
   /// The position of the element with `id`.
   public func index(id elementID: ID) -> Int? { offsets[elementID] }
 

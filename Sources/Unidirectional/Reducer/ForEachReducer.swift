@@ -80,12 +80,13 @@ public struct ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element: 
           """, fileID: fileID, line: line)
       }
     }
-    let idsBefore = state[keyPath: toElements].ids
+    // A copy, not the ids: it shares the elements' storage, so a parent that leaves them alone costs no pass.
+    let elementsBefore = state[keyPath: toElements]
     let parentEffect = parent.reduce(into: &state, action: action)
     let elementsAfter = state[keyPath: toElements]
     var cancellations: [Effect<Parent.Action>] = []
-    if elementsAfter.count != idsBefore.count || elementsAfter.ids != idsBefore {
-      for id in idsBefore where elementsAfter[id: id] == nil {
+    if !elementsAfter.hasSameIDs(as: elementsBefore) {
+      for id in elementsBefore.ids where elementsAfter[id: id] == nil {
         cancellations.append(.cancelScope(ElementNamespace(collection: toElements, id: id)))
       }
     }

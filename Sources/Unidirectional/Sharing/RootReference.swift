@@ -138,25 +138,27 @@ class RootReference<Value>: WritableReference<Value>, @unchecked Sendable {
 final class ObservableValue: Sendable {
   #if canImport(Observation)
     private let registrar = ObservationRegistrar()
+    /// Made once: a key path literal is looked up in the runtime's cache at every use, a third of a read's cost.
+    private static let valueKeyPath = \ObservableValue.value
   #endif
 
   /// Registers a read with the observation tracking in progress on this thread, if any.
   @usableFromInline
   func access() {
     #if canImport(Observation)
-      registrar.access(self, keyPath: \.value)
+      registrar.access(self, keyPath: Self.valueKeyPath)
     #endif
   }
 
   func willChange() {
     #if canImport(Observation)
-      registrar.willSet(self, keyPath: \.value)
+      registrar.willSet(self, keyPath: Self.valueKeyPath)
     #endif
   }
 
   func didChange() {
     #if canImport(Observation)
-      registrar.didSet(self, keyPath: \.value)
+      registrar.didSet(self, keyPath: Self.valueKeyPath)
     #endif
   }
 

@@ -208,14 +208,6 @@ final class IDsField<State, ID: Hashable & Sendable, Element>: ObservedField<Sta
   override func hasChanged(in state: State) -> Bool {
     let current = state[keyPath: keyPath]
     defer { last = current }
-    guard current.count == last.count else { return true }
-    let shareStorage = current.elements.withUnsafeBufferPointer { new in
-      last.elements.withUnsafeBufferPointer { old in new.baseAddress == old.baseAddress }
-    }
-    if shareStorage { return false }
-    for offset in 0..<current.count where current.readID(current.elements[offset]) != last.readID(last.elements[offset]) {
-      return true
-    }
-    return false
+    return !current.hasSameIDs(as: last)
   }
 }
