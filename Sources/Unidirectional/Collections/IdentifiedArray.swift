@@ -1,3 +1,5 @@
+import Foundation
+
 /// An array of elements with unique ids and O(1) lookup by id: the state of a `forEach` list.
 ///
 /// ```swift
@@ -41,15 +43,41 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
   /// The ids, in order.
   public var ids: [ID] { elements.map(readID) }
 
-  /// Whether `other` has the same ids in the same order: at once when both still share their storage (nothing
-  /// was written in between), otherwise by comparing the ids one by one without building arrays of them.
+  /// Whether `other` has the same ids in the same order, found without building arrays of ids (see
+  /// ``idsOfChangedElements(since:)``).
   func hasSameIDs(as other: Self) -> Bool {
-    guard storedElements.count == other.storedElements.count else { return false }
-    let shared = storedElements.withUnsafeBufferPointer { mine in
-      other.storedElements.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress }
+    idsOfChangedElements(since: other) != nil
+  }
+
+  /// The ids of the elements whose bytes differ from `old`'s at the same position, or nil when elements were
+  /// added, removed or moved. No value is compared or hashed: `old` holds every reference its elements had, so
+  /// identical bytes are the identical value, and only the elements whose bytes differ have their ids read. Two
+  /// copies that still share their storage (nothing was written in between) cost nothing.
+  func idsOfChangedElements(since old: Self) -> [ID]? {
+    guard storedElements.count == old.storedElements.count else { return nil }
+    let size = MemoryLayout<Element>.size
+    let stride = MemoryLayout<Element>.stride
+    var changedOffsets: [Int] = []
+    storedElements.withUnsafeBytes { newBytes in
+      old.storedElements.withUnsafeBytes { oldBytes in
+        guard oldBytes.baseAddress != newBytes.baseAddress, size > 0,
+          let oldBase = oldBytes.baseAddress, let newBase = newBytes.baseAddress,
+          memcmp(oldBase, newBase, oldBytes.count) != 0
+        else { return }
+        for offset in 0..<storedElements.count
+        where memcmp(oldBase + offset * stride, newBase + offset * stride, size) != 0 {
+          changedOffsets.append(offset)
+        }
+      }
     }
-    if shared { return true }
-    return zip(storedElements, other.storedElements).allSatisfy { readID($0) == other.readID($1) }
+    var ids: [ID] = []
+    ids.reserveCapacity(changedOffsets.count)
+    for offset in changedOffsets {
+      let newID = readID(storedElements[offset])
+      guard newID == old.readID(old.storedElements[offset]) else { return nil }
+      ids.append(newID)
+    }
+    return ids
   }
 
   /// The position of the element with `id`.

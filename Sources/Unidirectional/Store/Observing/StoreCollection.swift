@@ -151,41 +151,22 @@ final class ElementStores<ParentState, ParentAction: Sendable, ID: Hashable & Se
   func changedElementStores(in state: ParentState) -> [any ObservableChildStore] {
     let current = state[keyPath: toElements]
     return lock.withLock {
-      stores = stores.filter { $0.value.store != nil }
       defer { last = stores.isEmpty ? nil : current }
-      guard !stores.isEmpty, let last else { return stores.values.compactMap(\.store) }
-      guard let changed = Self.changedIDs(from: last, to: current) else { return stores.values.compactMap(\.store) }
-      return changed.compactMap { stores[$0]?.store }
-    }
-  }
-
-  /// The ids of the elements whose bytes differ at the same position, or nil when elements were added, removed or
-  /// moved (then every element store is told).
-  private static func changedIDs(
-    from old: IdentifiedArray<ID, ElementState>, to new: IdentifiedArray<ID, ElementState>
-  ) -> Set<ID>? {
-    guard old.count == new.count else { return nil }
-    let size = MemoryLayout<ElementState>.size
-    let stride = MemoryLayout<ElementState>.stride
-    var changedOffsets: [Int] = []
-    old.elements.withUnsafeBytes { oldBytes in
-      new.elements.withUnsafeBytes { newBytes in
-        guard oldBytes.baseAddress != newBytes.baseAddress, size > 0,
-          let oldBase = oldBytes.baseAddress, let newBase = newBytes.baseAddress
-        else { return }
-        for offset in 0..<old.count where memcmp(oldBase + offset * stride, newBase + offset * stride, size) != 0 {
-          changedOffsets.append(offset)
+      guard !stores.isEmpty else { return [] }
+      guard let last, let changed = current.idsOfChangedElements(since: last) else {
+        // Rows were added, removed or moved: every live row store checks what its observers read, and the
+        // entries of released stores go.
+        stores = stores.filter { $0.value.store != nil }
+        return stores.values.compactMap(\.store)
+      }
+      return changed.compactMap { id in
+        guard let store = stores[id]?.store else {
+          stores[id] = nil
+          return nil
         }
+        return store
       }
     }
-    var ids: Set<ID> = []
-    for offset in changedOffsets {
-      let oldID = old.readID(old.elements[offset])
-      let newID = new.readID(new.elements[offset])
-      guard oldID == newID else { return nil }
-      ids.insert(newID)
-    }
-    return ids
   }
 }
 
