@@ -23,6 +23,7 @@ let package = Package(
     .library(name: "Unidirectional", targets: ["Unidirectional"]),
     .library(name: "UnidirectionalActionLog", targets: ["UnidirectionalActionLog"]),
     .library(name: "UnidirectionalTesting", targets: ["UnidirectionalTesting"]),
+    .library(name: "UnidirectionalInspector", targets: ["UnidirectionalInspector"]),
     .library(name: "Features", targets: ["Features"]),
     .library(name: "Reminders", targets: ["Reminders"]),
     .executable(name: "demo", targets: ["Demo"]),
@@ -33,6 +34,10 @@ let package = Package(
     .target(name: "Unidirectional", swiftSettings: settings),
     // Action logs: record a store's actions to a file and replay them (through the core's public StoreObserver).
     .target(name: "UnidirectionalActionLog", dependencies: ["Unidirectional"], swiftSettings: settings),
+    // The inspector: action logs and running stores in the browser, served on 127.0.0.1 (POSIX sockets, no package).
+    .target(
+      name: "UnidirectionalInspector", dependencies: ["Unidirectional", "UnidirectionalActionLog"],
+      swiftSettings: settings),
     // TestStore and test helpers: the only library module that imports XCTest and Swift Testing.
     .target(name: "UnidirectionalTesting", dependencies: ["Unidirectional"], swiftSettings: settings),
     // The product's features, a folder each, with their clients (interface, test/preview values, live).
@@ -41,13 +46,16 @@ let package = Package(
     .target(name: "Reminders", dependencies: ["Unidirectional"], swiftSettings: settings),
     // The headless demo host: `swift run demo`.
     .executableTarget(
-      name: "Demo", dependencies: ["Unidirectional", "UnidirectionalActionLog", "Features", "Reminders"],
+      name: "Demo",
+      dependencies: ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalInspector", "Features", "Reminders"],
       path: "Demos/Demo",
       swiftSettings: settings),
     // `swift run -c release unidirectional-bench`: every case next to its raw baseline, in one process.
     .executableTarget(
       name: "UnidirectionalBench",
-      dependencies: ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalTesting", "Features"],
+      dependencies: [
+        "Unidirectional", "UnidirectionalActionLog", "UnidirectionalInspector", "UnidirectionalTesting", "Features",
+      ],
       path: "Benchmarks/UnidirectionalBench", swiftSettings: settings
     ),
     .testTarget(
@@ -70,7 +78,10 @@ let package = Package(
     // Live clients against real servers on 127.0.0.1 that the tests start and stop themselves.
     .testTarget(
       name: "IntegrationTests",
-      dependencies: ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalTesting", "Features", "Reminders"],
+      dependencies: [
+        "Unidirectional", "UnidirectionalActionLog", "UnidirectionalInspector", "UnidirectionalTesting", "Features",
+        "Reminders",
+      ],
       swiftSettings: testSettings),
   ],
   swiftLanguageModes: [.v6]
