@@ -32,7 +32,7 @@ enum InspectorStyle {
     .row.selected { background: var(--accent); color: #fff; }
     .row.diverged { box-shadow: inset 3px 0 #d33; }
     .row .n, .row .time { font-variant-numeric: tabular-nums; color: var(--muted); }
-    .row.selected .n, .row.selected .time, .row.selected .origin { color: #e3ebff; }
+    .row.selected .n, .row.selected .time, .row.selected .origin, .row.selected .origin.received { color: #e3ebff; }
     .row .origin.received { color: #7a53c7; }
     #detail { flex: 1; overflow: auto; padding: 10px 16px; min-width: 0; }
     #detail h2 { font-size: 15px; margin: 4px 0 8px; }
