@@ -23,6 +23,7 @@ enum InspectorPage {
         <strong>Unidirectional inspector</strong>
         <span id="feature" class="pill"></span>
         <span id="mode" class="pill"></span>
+        <span id="run-state" class="pill"></span>
         <span id="count"></span>
         <span id="dropped" class="warning"></span>
         <input id="filter" type="search" placeholder="filter by action name (/)" autocomplete="off" spellcheck="false">

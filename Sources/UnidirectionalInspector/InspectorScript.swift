@@ -40,6 +40,7 @@ enum InspectorScript {
         return element;
       }
       function status(message) { setText($('status'), message); }
+      function runState(message) { setText($('run-state'), message); }
 
       function setTotal(count) {
         total = count;
@@ -229,13 +230,13 @@ enum InspectorScript {
         source.addEventListener('steps', (event) => {
           const batch = JSON.parse(event.data);
           setText($('dropped'), batch.dropped > 0 ? batch.dropped + ' actions dropped (the inspector fell behind)' : '');
-          if (batch.ended) { source.close(); status('the run ended'); } else { status('live'); }
+          if (batch.ended) { source.close(); runState('the run ended'); } else { runState('running'); }
           if (filter) return;
           batch.steps.forEach((summary, offset) => rows.set(batch.from + offset, summary));
           setTotal(batch.total);
           if (follow && total > 0) select(total - 1);
         });
-        source.addEventListener('error', () => status('reconnecting…'));
+        source.addEventListener('error', () => { if (source.readyState !== EventSource.CLOSED) runState('reconnecting…'); });
       }
 
       api('/api/info').then((loaded) => {
@@ -243,7 +244,7 @@ enum InspectorScript {
         setText($('feature'), info.feature);
         setText($('mode'), info.mode);
         if (info.mode === 'live') {
-          status(info.ended ? 'the run ended' : 'live');
+          runState(info.ended ? 'the run ended' : 'running');
           showStep(0);
           startLive();
           return;
