@@ -47,7 +47,7 @@ public final class InspectorLive: InspectorModel, @unchecked Sendable {
   }
 
   /// An observer to install on the store; its steps appear here.
-  public func observer<R: Reducer>(for reducer: R.Type, bufferLimit: Int = 10_000) -> InspectorObserver<
+  public func observer<R: Reducer>(for reducer: R.Type, bufferLimit: Int = 4_096) -> InspectorObserver<
     R.State, R.Action
   > where R.State: Sendable {
     let observer = InspectorObserver<R.State, R.Action>(live: self, bufferLimit: bufferLimit)
