@@ -16,6 +16,22 @@ enum InspectorBenchmarks {
     }
   }
 
+  /// `--profile send_inspected [N]`: `send` on a store with a live inspector (no page), for callgrind; returns false
+  /// for another name.
+  static func profile(_ name: String, iterations: Int) -> Bool {
+    guard name == "send_inspected" else { return false }
+    let live = InspectorLive(feature: "BenchFeature")
+    let store = Store(initialState: BenchState(), observers: [live.observer(for: BenchFeature.self)]) {
+      BenchFeature()
+    }
+    // Below the buffer's size, so every action is kept (none dropped), as when the collector keeps up.
+    for start in stride(from: 0, to: iterations, by: 2_000) {
+      for _ in start..<min(start + 2_000, iterations) { store.send(.increment) }
+      usleep(30_000)
+    }
+    return true
+  }
+
   static func all(rounds: Int) async -> [BenchmarkResult] {
     var results: [BenchmarkResult] = []
     if let open = openToFirstScreen(lines: 1_000_000, rounds: 3) { results.append(open) }

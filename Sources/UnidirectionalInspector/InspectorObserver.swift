@@ -15,34 +15,15 @@ public final class InspectorObserver<State: Sendable, Action: Sendable>: StoreOb
   @unchecked Sendable
 {
   /// One buffer: parallel arrays of what each reduced action left, and how many were dropped while it was current.
+  /// Not generic (raw pointers, bound on use): the send path reads its fields at fixed offsets, without looking up
+  /// a generic type's metadata.
   private struct Buffer {
-    let actions: UnsafeMutablePointer<Action>
-    let states: UnsafeMutablePointer<State>
+    let actions: UnsafeMutableRawPointer
+    let states: UnsafeMutableRawPointer
     let sequences: UnsafeMutablePointer<UInt64>
     let origins: UnsafeMutablePointer<ActionOrigin>
     var count = 0
     var dropped = 0
-
-    init(capacity: Int) {
-      actions = .allocate(capacity: capacity)
-      states = .allocate(capacity: capacity)
-      sequences = .allocate(capacity: capacity)
-      origins = .allocate(capacity: capacity)
-    }
-
-    mutating func removeAll() {
-      actions.deinitialize(count: count)
-      states.deinitialize(count: count)
-      count = 0
-      dropped = 0
-    }
-
-    func deallocate() {
-      actions.deallocate()
-      states.deallocate()
-      sequences.deallocate()
-      origins.deallocate()
-    }
   }
 
   private weak var live: InspectorLive?
@@ -61,22 +42,40 @@ public final class InspectorObserver<State: Sendable, Action: Sendable>: StoreOb
   init(live: InspectorLive, bufferLimit: Int) {
     self.live = live
     capacity = max(1, bufferLimit)
-    first = .allocate(capacity: 1)
-    first.initialize(to: Buffer(capacity: capacity))
-    second = .allocate(capacity: 1)
-    second.initialize(to: Buffer(capacity: capacity))
+    first = Self.allocateBuffer(capacity: capacity)
+    second = Self.allocateBuffer(capacity: capacity)
     current = .allocate(capacity: 1)
     current.initialize(to: first)
   }
 
   deinit {
     for buffer in [first, second] {
-      buffer.pointee.removeAll()
-      buffer.pointee.deallocate()
+      Self.removeAll(buffer)
+      buffer.pointee.actions.deallocate()
+      buffer.pointee.states.deallocate()
+      buffer.pointee.sequences.deallocate()
+      buffer.pointee.origins.deallocate()
       buffer.deinitialize(count: 1)
       buffer.deallocate()
     }
     current.deallocate()
+  }
+
+  private static func allocateBuffer(capacity: Int) -> UnsafeMutablePointer<Buffer> {
+    let buffer = UnsafeMutablePointer<Buffer>.allocate(capacity: 1)
+    buffer.initialize(
+      to: Buffer(
+        actions: UnsafeMutableRawPointer(UnsafeMutablePointer<Action>.allocate(capacity: capacity)),
+        states: UnsafeMutableRawPointer(UnsafeMutablePointer<State>.allocate(capacity: capacity)),
+        sequences: .allocate(capacity: capacity), origins: .allocate(capacity: capacity)))
+    return buffer
+  }
+
+  private static func removeAll(_ buffer: UnsafeMutablePointer<Buffer>) {
+    buffer.pointee.actions.assumingMemoryBound(to: Action.self).deinitialize(count: buffer.pointee.count)
+    buffer.pointee.states.assumingMemoryBound(to: State.self).deinitialize(count: buffer.pointee.count)
+    buffer.pointee.count = 0
+    buffer.pointee.dropped = 0
   }
 
   public func storeDidStart(_ store: ObservedStore<State>) {
@@ -96,8 +95,8 @@ public final class InspectorObserver<State: Sendable, Action: Sendable>: StoreOb
       buffer.pointee.dropped += 1
       return
     }
-    (buffer.pointee.actions + index).initialize(to: action)
-    (buffer.pointee.states + index).initialize(to: state.value)
+    buffer.pointee.actions.assumingMemoryBound(to: Action.self).advanced(by: index).initialize(to: action)
+    buffer.pointee.states.assumingMemoryBound(to: State.self).advanced(by: index).initialize(to: state.value)
     buffer.pointee.sequences[index] = reduction.sequence
     buffer.pointee.origins[index] = reduction.origin
     buffer.pointee.count = index + 1
@@ -117,15 +116,17 @@ public final class InspectorObserver<State: Sendable, Action: Sendable>: StoreOb
       return taken
     }
     let taken = storeLock.flatMap { $0.withLock(swap) } ?? swap()
-    defer { taken.pointee.removeAll() }
+    defer { Self.removeAll(taken) }
+    let actions = taken.pointee.actions.assumingMemoryBound(to: Action.self)
+    let states = taken.pointee.states.assumingMemoryBound(to: State.self)
     // Stamped when collected (within the collect interval of the send): the send path reads no clock.
     let elapsed = ContinuousClock.now - started
     let time = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     var steps: [InspectorLive.Step] = []
     steps.reserveCapacity(taken.pointee.count)
     for index in 0..<taken.pointee.count {
-      let action = taken.pointee.actions[index]
-      let after = taken.pointee.states[index]
+      let action = actions[index]
+      let after = states[index]
       let sequence = taken.pointee.sequences[index]
       // The state before is the previous step's, unless that step was dropped.
       let before = lastState.flatMap { $0.sequence + 1 == sequence ? $0.state : nil }
