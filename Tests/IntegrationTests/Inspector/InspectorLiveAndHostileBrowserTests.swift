@@ -24,7 +24,8 @@ final class InspectorLiveAndHostileBrowserTests: XCTestCase {
       .eval(InspectorPageQuery.text("step-name")),
       .wait("\(InspectorPageQuery.text("run-state")) === 'the run ended'", timeout: 30),
       .eval(InspectorPageQuery.text("count")),
-      .eval("Array.from(document.querySelectorAll('.row')).sort((a, b) => a.dataset.pos - b.dataset.pos).pop().dataset.n"),
+      .eval(
+        "Array.from(document.querySelectorAll('.row')).sort((a, b) => a.dataset.pos - b.dataset.pos).pop().dataset.n"),
       .eval(InspectorPageQuery.text("dropped")),
     ])
     XCTAssertNil(run.error, run.error ?? "")
@@ -47,7 +48,8 @@ final class InspectorLiveAndHostileBrowserTests: XCTestCase {
     let image = #"<img src=x onerror=\"window.__pwned = 2\">"#
     let hostile = script + image + #"\"'`\u0001\u001b[31m"#
     var text = String(decoding: try Data(contentsOf: log), as: UTF8.self)
-    text = text.replacingOccurrences(of: #""contentType":"model/vnd.usdz+zip""#, with: #""contentType":""# + hostile + #"""#)
+    text = text.replacingOccurrences(
+      of: #""contentType":"model/vnd.usdz+zip""#, with: #""contentType":""# + hostile + #"""#)
     text = text.replacingOccurrences(
       of: #""uploadCompleted":{"_0":["preview-"#,
       with: #""uploadCompleted":{"_0":[""# + String(repeating: "A", count: 1_000_000) + script + "preview-")
@@ -56,8 +58,10 @@ final class InspectorLiveAndHostileBrowserTests: XCTestCase {
     try Data(text.utf8).write(to: log)
 
     let (_, url) = try startInspector(["inspect", log.path], in: folder)
-    let succeeded = "Array.from(document.querySelectorAll('.row')).find(r => r.querySelector('.name').textContent === 'reconstructionSucceeded')"
-    let completed = "Array.from(document.querySelectorAll('.row')).find(r => r.querySelector('.name').textContent === 'upload.uploadCompleted')"
+    let succeeded =
+      "Array.from(document.querySelectorAll('.row')).find(r => r.querySelector('.name').textContent === 'reconstructionSucceeded')"
+    let completed =
+      "Array.from(document.querySelectorAll('.row')).find(r => r.querySelector('.name').textContent === 'upload.uploadCompleted')"
     let run = try InspectorBrowser.run([
       .open(url),
       .wait(InspectorPageQuery.shown(1)),
@@ -78,7 +82,9 @@ final class InspectorLiveAndHostileBrowserTests: XCTestCase {
       .eval("document.querySelectorAll('img, script:not([src]), main script').length"),
     ])
     XCTAssertNil(run.error, run.error ?? "")
-    XCTAssertTrue(run.text(6).contains(#"contentType: "<script>window.__pwned = 1; document.title = 'pwned'</script><img"#), String(run.text(6).prefix(3_000)))
+    XCTAssertTrue(
+      run.text(6).contains(#"contentType: "<script>window.__pwned = 1; document.title = 'pwned'</script><img"#),
+      String(run.text(6).prefix(3_000)))
     XCTAssertEqual(run.text(13), "<img src=x onerror=window.__pwned=3>")
     XCTAssertEqual(run.text(14), "undefined")
     XCTAssertEqual(run.text(15), "Unidirectional inspector")
