@@ -66,7 +66,7 @@ def test_a_package_depending_on_a_release_by_version_can_use_every_library_produ
     dependency = tagged_snapshot_of_the_working_tree(tmp_path / "unidirectional")
     app = consumer_package(
         tmp_path / "app", dependency,
-        ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalTesting", "Features"],
+        ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalTesting", "UnidirectionalInspector", "Features"],
     )
 
     # Its own cache and build folder, so no copy of an earlier snapshot is reused and nothing is left behind.
