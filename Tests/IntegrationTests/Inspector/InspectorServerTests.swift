@@ -62,6 +62,29 @@ final class InspectorServerTests: XCTestCase {
     XCTAssertThrowsError(try model.step(2_502))
   }
 
+  func testAFullLiveBufferDropsAndCountsActionsAndTheStoreGoesOn() throws {
+    let live = InspectorLive(feature: "Counter")
+    let store = Store(initialState: Counter.State(), observers: [live.observer(for: Counter.self, bufferLimit: 10)]) {
+      Counter()
+    }
+    // Far faster than the collector's 20 ms: the buffer of 10 fills and the rest are dropped, not waited for.
+    for _ in 0..<100 { store.send(.increment) }
+    XCTAssertEqual(store.state.count, 100)
+    let deadline = Date().addingTimeInterval(10)
+    while live.info().dropped + live.steps(from: 0, count: 500, filter: nil).total < 100, Date() < deadline {
+      usleep(5_000)
+    }
+    let kept = live.steps(from: 0, count: 500, filter: nil).steps.map(\.n)
+    XCTAssertEqual(live.info().dropped + kept.count, 100)
+    XCTAssertGreaterThanOrEqual(live.info().dropped, 80, "only a collection or two can happen in 100 sends")
+    XCTAssertEqual(Array(kept.prefix(10)), Array(1...10))
+    XCTAssertEqual(live.info().stepCount, kept.last)
+    XCTAssertTrue(try live.step(3).state.contains("count: 3"))
+    XCTAssertEqual(try live.step(3).diff, "  InspectorServerTests.Counter.State(\n-   count: 2\n+   count: 3\n  )")
+    let dropped = try XCTUnwrap((1...100).first { !kept.contains($0) })
+    XCTAssertThrowsError(try live.step(dropped), "a dropped step is not shown")
+  }
+
   private func model(lines: Int) throws -> InspectorLogModel<Counter> {
     var text =
       #"{"format":"unidirectional-action-log","version":1,"feature":"Counter","initialState":{"count":0}}"# + "\n"
