@@ -41,6 +41,7 @@ let package = Package(
     .library(name: "CaptureSession", targets: ["CaptureSession"]),
     .library(name: "ModelReconstruction", targets: ["ModelReconstruction"]),
     .library(name: "Scan", targets: ["Scan"]),
+    .library(name: "UnidirectionalInspector", targets: ["UnidirectionalInspector"]),
     .library(name: "Features", targets: ["Features"]),
     .library(name: "Reminders", targets: ["Reminders"]),
     .executable(name: "demo", targets: ["Demo"]),
@@ -51,6 +52,8 @@ let package = Package(
     .target(name: "Unidirectional"),
     // Action logs: record a store's actions to a file and replay them (through the core's public StoreObserver).
     .target(name: "UnidirectionalActionLog", dependencies: ["Unidirectional"]),
+    // The inspector: action logs and running stores in the browser, served on 127.0.0.1 (POSIX sockets, no package).
+    .target(name: "UnidirectionalInspector", dependencies: ["Unidirectional", "UnidirectionalActionLog"]),
     // TestStore and test helpers: the only library module that imports XCTest and Swift Testing.
     .target(name: "UnidirectionalTesting", dependencies: ["Unidirectional"]),
 
@@ -80,12 +83,16 @@ let package = Package(
 
     // The headless demo host: `swift run demo`.
     .executableTarget(
-      name: "Demo", dependencies: ["Unidirectional", "UnidirectionalActionLog", "Features", "Reminders"],
+      name: "Demo",
+      dependencies: ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalInspector", "Features", "Reminders"],
       path: "Demos/Demo"),
     // `swift run -c release unidirectional-bench`: every case next to its raw baseline, in one process.
     .executableTarget(
       name: "UnidirectionalBench",
-      dependencies: ["Unidirectional", "UnidirectionalActionLog", "HTTPTransfer", "ImageUpload", "PhotoAnalysis"],
+      dependencies: [
+        "Unidirectional", "UnidirectionalActionLog", "UnidirectionalInspector", "HTTPTransfer", "ImageUpload",
+        "PhotoAnalysis",
+      ],
       path: "Benchmarks/UnidirectionalBench"),
 
     .testTarget(
@@ -121,7 +128,9 @@ let package = Package(
     // Live clients against real servers on 127.0.0.1 that the tests start and stop themselves.
     .testTarget(
       name: "IntegrationTests",
-      dependencies: ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalTesting", "HTTPTransfer", "Features",
+      dependencies: [
+        "Unidirectional", "UnidirectionalActionLog", "UnidirectionalInspector", "UnidirectionalTesting", "HTTPTransfer",
+        "Features",
         "Reminders",
       ],
       swiftSettings: testSettings),

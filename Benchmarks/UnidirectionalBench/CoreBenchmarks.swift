@@ -140,6 +140,7 @@ enum CoreBenchmarks {
       if InstrumentationBenchmarks.profile(name, iterations: iterations) { return }
       if SharingBenchmarks.profile(name, iterations: iterations) { return }
       if ObservationBenchmarks.profile(name, iterations: iterations) { return }
+      if InspectorBenchmarks.profile(name, iterations: iterations) { return }
       for _ in 0..<iterations { store.send(.increment) }
     }
   }

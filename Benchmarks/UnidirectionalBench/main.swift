@@ -16,6 +16,13 @@ if let index = arguments.firstIndex(of: "--profile"), index + 1 < arguments.coun
   exit(0)
 }
 
+if arguments.dropFirst().first == "inspector" {
+  // Only the inspector's cases: `unidirectional-bench inspector [--json]`.
+  let results = await InspectorBenchmarks.all(rounds: rounds)
+  print(json ? results.map(\.jsonLine).joined(separator: "\n") : BenchmarkResult.table(results))
+  exit(results.isEmpty ? 1 : 0)
+}
+
 if arguments.dropFirst().first == "analyze" {
   // Only the photo metadata cases: `unidirectional-bench analyze [--json]`.
   let results = AnalyzeBenchmarks.all(arguments: arguments)
@@ -39,6 +46,7 @@ if !only.contains(where: arguments.contains) {
   results += await ObservationBenchmarks.all(rounds: rounds)
   results += await InstrumentationBenchmarks.all(rounds: rounds)
   results += await ActionLogBenchmarks.all(rounds: rounds)
+  results += await InspectorBenchmarks.all(rounds: rounds)
 }
 
 if json {

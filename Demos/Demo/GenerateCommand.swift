@@ -38,6 +38,7 @@ struct GenerateCommand: DemoCommand {
     var timeout = Duration.seconds(120)
     var printChanges = false
     var tracePath: String?
+    var inspect = false
   }
 
   static func run(arguments: [String]) async -> Int32 {
@@ -67,7 +68,8 @@ struct GenerateCommand: DemoCommand {
 
     let instruments: StoreInstruments
     do {
-      instruments = try StoreInstruments(printChanges: options.printChanges, tracePath: options.tracePath, command: name)
+      instruments = try StoreInstruments(
+        printChanges: options.printChanges, tracePath: options.tracePath, inspect: options.inspect, command: name)
     } catch {
       FileHandle.standardError.write(Data("demo generate: \(error)\n".utf8))
       return 1
@@ -201,6 +203,7 @@ struct GenerateCommand: DemoCommand {
       options.tracePath = trace
     }
     options.printChanges = parser.flags.contains("--print-changes")
+    options.inspect = parser.flags.contains("--inspect")
     return options
   }
 }

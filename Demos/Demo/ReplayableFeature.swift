@@ -1,6 +1,7 @@
 import Foundation
 import Unidirectional
 import UnidirectionalActionLog
+import UnidirectionalInspector
 
 /// A feature whose action logs `demo replay` can replay: its name (as in a log's header) and its reducer.
 ///
@@ -12,11 +13,20 @@ struct ReplayableFeature {
   let name: String
   /// Replays the log at a URL as the options say, printing as it goes; returns the outcome.
   let replay: (URL, ReplayOptions) -> ReplayOutcome
+  /// `demo inspect`: the inspector's model of the log at a URL; given the feature as it was when recording, the log
+  /// is replayed through this one as a changed reducer.
+  let inspector: (URL, _ recorded: ReplayableFeature?) throws(InspectorError) -> any InspectorModel
+  /// The reducer, for ``inspector`` of a changed feature of the same type.
+  private let reducer: Any
 
   /// Registers `reducer` under `name`, by default its type's name (what `ActionRecorder` writes by default).
   init<R: Reducer>(_ reducer: R, name: String? = nil) where R.State: Codable, R.Action: Decodable {
     self.name = name ?? ActionRecorder.defaultFeatureName(for: R.self)
     self.replay = { url, options in LogReplayer(url: url, reducer: reducer, options: options).run() }
+    self.reducer = reducer
+    self.inspector = { url, recorded throws(InspectorError) in
+      try InspectorLogModel(contentsOf: url, reducer: reducer, recordedReducer: recorded?.reducer as? R)
+    }
   }
 }
 

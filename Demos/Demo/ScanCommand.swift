@@ -37,6 +37,7 @@ struct ScanCommand: DemoCommand {
     var record: RecordDestination?
     var printChanges = false
     var tracePath: String?
+    var inspect = false
     /// What must never be printed (the token), whatever a server echoes.
     var secrets: [String] = []
   }
@@ -89,7 +90,8 @@ struct ScanCommand: DemoCommand {
     }
     let instruments: StoreInstruments
     do {
-      instruments = try StoreInstruments(printChanges: options.printChanges, tracePath: options.tracePath, command: name)
+      instruments = try StoreInstruments(
+        printChanges: options.printChanges, tracePath: options.tracePath, inspect: options.inspect, command: name)
     } catch {
       FileHandle.standardError.write(Data("demo scan: \(error)\n".utf8))
       return 1
@@ -304,6 +306,7 @@ struct ScanCommand: DemoCommand {
       options.tracePath = trace
     }
     options.printChanges = parser.flags.contains("--print-changes")
+    options.inspect = parser.flags.contains("--inspect")
     return options
   }
 }

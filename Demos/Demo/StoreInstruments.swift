@@ -1,8 +1,9 @@
 import Foundation
 import Unidirectional
+import UnidirectionalInspector
 
-/// The demo host's `--print-changes` and `--trace FILE` options: what a command installs on its store to be seen
-/// while it runs.
+/// The demo host's `--print-changes`, `--trace FILE` and `--inspect` options: what a command installs on its store to
+/// be seen while it runs.
 ///
 /// ```swift
 /// let instruments = try StoreInstruments(options, command: "counter")
@@ -14,13 +15,14 @@ import Unidirectional
 struct StoreInstruments {
   /// The options every store-running command accepts.
   static let valueOptions: Set<String> = ["--trace"]
-  static let flagOptions: Set<String> = ["--print-changes"]
+  static let flagOptions: Set<String> = ["--print-changes", "--inspect"]
 
   /// The options' usage lines, their descriptions starting at `column`.
   static func usage(column: Int) -> String {
     [
       ("--print-changes", "print every action and what it changed in the state (secrets redacted)"),
       ("--trace FILE", "write a timeline of the run (Chrome Trace Event JSON: open it in ui.perfetto.dev)"),
+      ("--inspect", "follow the run in the browser: prints an http://127.0.0.1 inspector URL (actions, diffs, state)"),
     ].map { $0.0.padding(toLength: max(column, $0.0.count + 1), withPad: " ", startingAt: 0) + $0.1 }
       .joined(separator: "\n")
   }
@@ -29,29 +31,56 @@ struct StoreInstruments {
   let printer: ChangePrinter?
   /// The `--trace` file's tracer.
   let tracer: StoreTracer?
+  /// `--inspect`: the live inspector and its server.
+  let inspector: (live: InspectorLive, server: InspectorServer)?
   private let command: String
 
-  /// Reads the options from parsed arguments; throws when the trace file cannot be created.
-  init(_ options: OptionParser, command: String) throws(StoreTraceError) {
+  /// Reads the options from parsed arguments; throws when the trace file cannot be created or the inspector
+  /// cannot listen.
+  init(_ options: OptionParser, command: String) throws {
     try self.init(
-      printChanges: options.flags.contains("--print-changes"), tracePath: options.values["--trace"], command: command)
+      printChanges: options.flags.contains("--print-changes"), tracePath: options.values["--trace"],
+      inspect: options.flags.contains("--inspect"), command: command)
   }
 
-  /// Prints changes if asked, and traces to `tracePath` if given; throws when the trace file cannot be created.
-  init(printChanges: Bool, tracePath: String?, command: String) throws(StoreTraceError) {
+  /// Prints changes if asked, traces to `tracePath` if given, and serves the live inspector if asked (printing its
+  /// URL); throws when the trace file cannot be created or the inspector cannot listen.
+  init(printChanges: Bool, tracePath: String?, inspect: Bool = false, command: String) throws {
     self.command = command
     printer = printChanges ? .standardOutput : nil
     tracer = try tracePath.map { path throws(StoreTraceError) in try StoreTracer(fileURL: URL(fileURLWithPath: path)) }
+    if inspect {
+      let live = InspectorLive(feature: command)
+      let server = try InspectorServer(model: live)
+      inspector = (live, server)
+      // Flushed at once: a program reading the output (a test, a script opening the page) waits for this line.
+      FileHandle.standardOutput.write(Data("inspector: \(server.url.absoluteString)\n".utf8))
+    } else {
+      inspector = nil
+    }
   }
 
-  /// The observers for a store of `reducer`'s type: the tracer's, if tracing.
-  func observers<R: Reducer>(for reducer: R.Type) -> [any StoreObserver<R.State, R.Action>] {
-    tracer.map { [$0.observer(for: reducer)] } ?? []
+  /// The observers for a store of `reducer`'s type: the tracer's, if tracing, and the inspector's, if inspecting.
+  func observers<R: Reducer>(for reducer: R.Type) -> [any StoreObserver<R.State, R.Action>] where R.State: Sendable {
+    var observers: [any StoreObserver<R.State, R.Action>] = []
+    if let tracer { observers.append(tracer.observer(for: reducer)) }
+    if let inspector { observers.append(inspector.live.observer(for: reducer)) }
+    return observers
   }
 
-  /// Prints what is still queued and writes the trace file; says where it went, or why it could not.
+  /// Prints what is still queued and writes the trace file; says where it went, or why it could not. The inspector
+  /// tells its pages the run ended; on a terminal it keeps serving until Enter.
   func finish() {
     printer?.flush()
+    if let inspector {
+      inspector.live.endRun(waitingForPagesUpTo: .seconds(2))
+      if isatty(STDIN_FILENO) != 0 {
+        print(
+          "inspector: the run ended; the page stays at \(inspector.server.url.absoluteString) until you press Enter")
+        _ = readLine()
+      }
+      inspector.server.stop()
+    }
     guard let tracer else { return }
     do {
       try tracer.close()

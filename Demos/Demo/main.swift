@@ -6,7 +6,7 @@ import Foundation
 
 let commands: [any DemoCommand.Type] = [
   ScanCommand.self, CounterCommand.self, GenerateCommand.self, GalleryCommand.self, ReplayCommand.self,
-  AnalyzeCommand.self, UploadCommand.self, RemindersCommand.self,
+  InspectCommand.self, AnalyzeCommand.self, UploadCommand.self, RemindersCommand.self,
 ]
 let defaultCommand: any DemoCommand.Type = ScanCommand.self
 let helpFlags: Set<String> = ["--help", "-h"]

@@ -111,7 +111,7 @@ def test_no_target_a_consumer_builds_has_an_unsafe_flag() -> None:
 @pytest.mark.skipif(shutil.which("swift") is None, reason="needs the Swift toolchain")
 def test_a_package_depending_on_a_release_by_version_can_use_every_library_product(tmp_path: Path) -> None:
     products = library_products(manifest())
-    assert {"Unidirectional", "UnidirectionalTesting", "HTTPTransfer", "Features"} <= set(products)
+    assert {"Unidirectional", "UnidirectionalTesting", "UnidirectionalInspector", "HTTPTransfer", "Features"} <= set(products)
     dependency = tagged_snapshot_of_the_working_tree(tmp_path / "unidirectional")
     app = consumer_package(tmp_path / "app", dependency, products)
 

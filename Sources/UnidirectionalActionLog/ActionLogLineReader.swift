@@ -23,19 +23,31 @@ final class ActionLogLineReader {
   /// The bytes read and not yet returned start at `start`; lines are returned as slices of it (no copy).
   private var buffer = Data()
   private var start = 0
+  /// The file offset of `buffer`'s first byte.
+  private var bufferOffset = 0
   /// How far `buffer` has been searched for a newline without finding one.
   private var searched = 0
   private var isAtEnd = false
   private var lineNumber = 0
 
-  init(url: URL) throws(ActionLogError) {
+  /// Opens the file at `url` to read from `offset`, a line start, numbering the lines after `linesBefore`.
+  init(url: URL, offset: Int = 0, linesBefore: Int = 0) throws(ActionLogError) {
     path = url.path
     do {
       handle = try FileHandle(forReadingFrom: url)
+      if offset > 0 { try handle.seek(toOffset: UInt64(offset)) }
     } catch {
       throw .cannotOpen(path: url.path, reason: Self.reason(error))
     }
+    bufferOffset = offset
+    lineNumber = linesBefore
   }
+
+  /// The file offset of the next line: where a reader opened later resumes.
+  var offset: Int { bufferOffset + start }
+
+  /// The number of the last line returned (0 before the first).
+  var linesRead: Int { lineNumber }
 
   deinit {
     try? handle.close()
@@ -95,6 +107,7 @@ final class ActionLogLineReader {
     next.append(buffer[start...])
     next.append(chunk)
     searched -= start
+    bufferOffset += start
     start = 0
     buffer = next
   }

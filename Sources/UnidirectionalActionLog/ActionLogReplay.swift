@@ -79,6 +79,56 @@ public final class ActionLogReplay<R: Reducer> where R.State: Codable, R.Action:
     }
   }
 
+  /// Where this replay stands: resume from it later with ``init(contentsOf:reducer:resumingAt:withDependencies:)``
+  /// instead of replaying from the start again (an inspector keeps one every few thousand steps to jump back).
+  public var position: Position {
+    Position(
+      header: header, initialState: initialState, state: state, stepCount: stepCount, line: reader.linesRead,
+      offset: reader.offset, firstDivergence: firstDivergence, verifiesFingerprints: verifiesFingerprints)
+  }
+
+  /// A replay's place in its log: the state after its last step and the file offset of the next line.
+  ///
+  /// ```swift
+  /// let saved = replay.position                   // after step 4,096
+  /// let again = try ActionLogReplay(contentsOf: url, reducer: Counter(), resumingAt: saved)
+  /// _ = try again.next()                          // step 4,097
+  /// ```
+  public struct Position {
+    let header: ActionLogHeader
+    let initialState: R.State
+    /// The state after ``stepCount`` steps.
+    public let state: R.State
+    /// How many steps had been replayed.
+    public let stepCount: Int
+    let line: Int
+    let offset: Int
+    let firstDivergence: ActionLogDivergence<R.Action>?
+    let verifiesFingerprints: Bool
+  }
+
+  /// Reopens the log at `url` at `position` (taken from a replay of the same file): the next step is the one after
+  /// it, replayed through `reducer`.
+  public init(
+    contentsOf url: URL,
+    reducer: R,
+    resumingAt position: Position,
+    withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in }
+  ) throws(ActionLogError) {
+    reader = try ActionLogLineReader(url: url, offset: position.offset, linesBefore: position.line)
+    header = position.header
+    initialState = position.initialState
+    state = position.state
+    stepCount = position.stepCount
+    firstDivergence = position.firstDivergence
+    hasDiverged = position.firstDivergence != nil
+    verifiesFingerprints = position.verifiesFingerprints
+    self.reducer = reducer
+    var dependencies = DependencyValues(context: .test)
+    prepareDependencies(&dependencies)
+    self.dependencies = dependencies
+  }
+
   /// Replays the next action; `nil` at the end of the log.
   ///
   /// A line that cannot be replayed throws an ``ActionLogError`` naming it; ``state`` and ``stepCount`` still
@@ -165,3 +215,5 @@ public final class ActionLogReplay<R: Reducer> where R.State: Codable, R.Action:
     return .nanoseconds(Int64((seconds * 1e9).rounded()))
   }
 }
+
+extension ActionLogReplay.Position: Sendable where R.State: Sendable, R.Action: Sendable {}

@@ -17,6 +17,9 @@ final class DemoHelpTests: XCTestCase {
       (["scan", "--help"], "usage: demo [scan] [OPTIONS]", "--timeout SECONDS"),
       (["--out", "x", "--help"], "usage: demo [scan] [OPTIONS]", "--api URL"),
       (["counter", "--help"], "usage: demo counter [OPTIONS]", "--force"),
+      (["counter", "--help"], "usage: demo counter [OPTIONS]", "--inspect"),
+      (["scan", "--help"], "usage: demo [scan] [OPTIONS]", "--inspect"),
+      (["inspect", "--help"], "usage: demo inspect FILE [--changed-counter] [--port N]", "--changed-counter"),
       (
         ["replay", "--help"],
         "usage: demo replay FILE [--verify] [--quiet] [--until N | --export-state N OUT | --step] [--changed-counter]",
@@ -38,9 +41,12 @@ final class DemoHelpTests: XCTestCase {
       let result = try DemoProcess.run(arguments, in: folder)
       XCTAssertEqual(result.status, 0, result.errors)
       XCTAssertTrue(result.output.hasPrefix("usage: demo [COMMAND] [OPTIONS]\n"), result.output)
-      for command in ["scan (default)", "counter", "generate", "replay"] {
+      for command in ["scan (default)", "counter", "generate", "replay", "inspect"] {
         XCTAssertTrue(result.output.contains("  \(command): "), "\(command) in \(result.output)")
       }
+      // The live inspector is an option of every store-running command.
+      XCTAssertTrue(result.output.contains("      --inspect "), result.output)
+      XCTAssertTrue(result.output.contains("      --changed-counter "), result.output)
     }
   }
 }

@@ -131,6 +131,9 @@ final class DemoProcess: @unchecked Sendable {
     return false
   }
 
+  /// Standard output so far (the demo may still be running).
+  var outputSoFar: String { output.text }
+
   /// Sends SIGINT, as Ctrl-C does.
   func interrupt() {
     kill(process.processIdentifier, SIGINT)

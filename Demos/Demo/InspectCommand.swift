@@ -1,0 +1,78 @@
+import Foundation
+import UnidirectionalActionLog
+import UnidirectionalInspector
+
+/// `demo inspect FILE`: serves an action log to the browser on 127.0.0.1 — the steps as a filterable list, the
+/// state at any step as a tree, the diff each step made — until Ctrl-C. With `--changed-counter` the log is
+/// replayed through the changed counter (as `demo replay --changed-counter` does) and the page opens at the first
+/// divergence, the recorded state next to the replayed one.
+struct InspectCommand: DemoCommand {
+  static let name = "inspect"
+  static let summary = "open an action log (from --record) in the browser: steps, state tree, diffs (127.0.0.1)"
+  static let synopsis = "demo inspect FILE [--changed-counter] [--port N]"
+  static let usage = """
+    FILE                the action log to inspect (its header names the feature)
+    --changed-counter   replay counter logs through a changed counter (ticks add 2): opens at the divergence
+    --port N            listen on this port of 127.0.0.1 (default: a free one)
+    """
+
+  static func run(arguments: [String]) async -> Int32 {
+    let url: URL
+    let changed: Bool
+    let port: UInt16
+    do {
+      let parsed = try OptionParser(arguments, valueOptions: ["--port"], flagOptions: ["--changed-counter"])
+      guard parsed.positional.count == 1 else {
+        throw UsageError(parsed.positional.isEmpty ? "FILE is required" : "unexpected argument \(parsed.positional[1])")
+      }
+      guard let number = UInt16(parsed.values["--port"] ?? "0") else {
+        throw UsageError("--port must be a port number from 0 to 65535")
+      }
+      (url, changed, port) = (
+        URL(fileURLWithPath: parsed.positional[0]), parsed.flags.contains("--changed-counter"), number
+      )
+    } catch {
+      return usageFailure(error)
+    }
+
+    let model: any InspectorModel
+    do {
+      let header = try ActionLogHeader.read(from: url)
+      let features = ReplayCommand.features(changedCounter: changed)
+      guard let feature = features.first(where: { $0.name == header.feature }) else {
+        let known = features.map(\.name).joined(separator: ", ")
+        fail("no replayer for feature \(TerminalText.quoted(header.feature)) (known: \(known))")
+        return 1
+      }
+      let recorded = changed ? ReplayCommand.features(changedCounter: false).first { $0.name == feature.name } : nil
+      model = try feature.inspector(url, recorded)
+    } catch {
+      fail("cannot open action log \(url.path): \(error)")
+      return 1
+    }
+    let server: InspectorServer
+    do {
+      server = try InspectorServer(model: model, port: port)
+    } catch {
+      fail("\(error)")
+      return 1
+    }
+    let info = model.info()
+    // Written at once (not buffered): a program reading the output waits for the URL.
+    FileHandle.standardOutput.write(
+      Data(
+        """
+        inspecting \(TerminalText.line(url.path)): feature \(info.feature), \(info.stepCount) steps
+        inspector: \(server.url.absoluteString)
+        open it in a browser; Ctrl-C stops the server
+
+        """.utf8))
+    while true { try? await Task.sleep(for: .seconds(3_600)) }
+  }
+
+  /// Prints `message` (it may quote the log) on standard error, escaped and shortened.
+  private static func fail(_ message: String) {
+    FileHandle.standardError.write(
+      Data("demo inspect: \(TerminalText.line(message, limit: ReplayCommand.messageLimit))\n".utf8))
+  }
+}

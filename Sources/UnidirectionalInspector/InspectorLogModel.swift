@@ -1,0 +1,101 @@
+import Foundation
+import Unidirectional
+import UnidirectionalActionLog
+
+/// An action log as the inspector shows it: the step list from an index of the file, and each step's state and
+/// diff replayed through the feature's reducer when the page asks for it.
+///
+/// With `recordedReducer` (the reducer as it was when recording), the log is replayed through `reducer` as a
+/// changed one: ``InspectorInfo/firstDivergence`` names the first step whose state differs from the recording,
+/// and every step shows the recorded state next to the replayed one.
+///
+/// ```swift
+/// let model = try InspectorLogModel(contentsOf: logURL, reducer: Counter())
+/// let server = try InspectorServer(model: model)
+/// ```
+public final class InspectorLogModel<R: Reducer>: InspectorModel, @unchecked Sendable
+where R.State: Codable, R.Action: Decodable {
+  private let index: InspectorLogIndex
+  private let header: ActionLogHeader
+  private let isChanged: Bool
+  // Replays are stateful: one request at a time uses them.
+  private let lock = NSLock()
+  private let cursor: ReplayCursor<R>
+  private let recordedCursor: ReplayCursor<R>?
+  private var divergence: Int??
+
+  /// Indexes the log at `url` and prepares to replay it through `reducer` (and `recordedReducer`, if given).
+  public init(contentsOf url: URL, reducer: R, recordedReducer: R? = nil) throws(InspectorError) {
+    index = try InspectorLogIndex(url: url)
+    do {
+      cursor = try ReplayCursor(url: url, reducer: reducer)
+      recordedCursor = try recordedReducer.map { reducer throws(ActionLogError) in
+        try ReplayCursor(url: url, reducer: reducer)
+      }
+      header = try ActionLogHeader.read(from: url)
+    } catch {
+      throw .cannotRead(path: url.path, reason: error.description)
+    }
+    isChanged = recordedReducer != nil
+  }
+
+  public func info() -> InspectorInfo {
+    InspectorInfo(
+      mode: isChanged ? "changed" : "log", feature: header.feature, stepCount: index.stepCount,
+      firstDivergence: isChanged ? firstDivergence() : lock.withLock { cursor.firstDivergence?.number },
+      dropped: 0, ended: true)
+  }
+
+  public func steps(from: Int, count: Int, filter: String?) -> InspectorStepPage {
+    guard let filter else {
+      let first = from + 1
+      let last = min(index.stepCount, from + count)
+      let steps = first <= last ? (first...last).map { index.summary(of: $0) } : []
+      return InspectorStepPage(steps: steps, total: index.stepCount)
+    }
+    let matches = index.steps(matching: filter)
+    let window = matches.dropFirst(from).prefix(count)
+    return InspectorStepPage(steps: window.map { index.summary(of: Int($0)) }, total: matches.count)
+  }
+
+  public func step(_ number: Int) throws(InspectorError) -> InspectorStepDetail {
+    guard number >= 0, number <= index.stepCount else { throw .noSuchStep(number) }
+    lock.lock()
+    defer { lock.unlock() }
+    do {
+      guard number > 0 else {
+        return InspectorStepDetail(
+          n: 0, name: "", action: "", origin: "", time: 0, state: customDump(cursor.initialState), diff: nil,
+          matchesRecording: nil, recorded: nil)
+      }
+      guard let step = try cursor.step(number) else { throw InspectorError.noSuchStep(number) }
+      var detail = InspectorStepDetail(
+        n: number, name: InspectorActionName.of(step.action), action: customDump(step.action),
+        origin: step.origin.rawValue, time: Self.seconds(step.time), state: customDump(step.state),
+        diff: step.stateDiff, matchesRecording: step.matchesRecording, recorded: nil)
+      if let recordedStep = try recordedCursor?.step(number) {
+        detail.recorded = InspectorRecordedState(
+          state: customDump(recordedStep.state), diff: diff(recordedStep.state, step.state))
+      }
+      return detail
+    } catch let error as InspectorError {
+      throw error
+    } catch {
+      throw .cannotShow(step: number, reason: "\(error)")
+    }
+  }
+
+  /// Replays through the changed reducer until the first divergence (once).
+  private func firstDivergence() -> Int? {
+    lock.withLock {
+      if let divergence { return divergence }
+      let found = try? cursor.findFirstDivergence()
+      divergence = .some(found)
+      return found
+    }
+  }
+
+  private static func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+  }
+}
