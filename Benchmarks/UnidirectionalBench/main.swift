@@ -23,6 +23,13 @@ if arguments.dropFirst().first == "inspector" {
   exit(results.isEmpty ? 1 : 0)
 }
 
+if arguments.dropFirst().first == "sharing" {
+  // Only shared state, identified arrays and per-field observation: `unidirectional-bench sharing [--json]`.
+  let results = await SharingBenchmarks.all(rounds: rounds) + ObservationBenchmarks.all(rounds: rounds)
+  print(json ? results.map(\.jsonLine).joined(separator: "\n") : BenchmarkResult.table(results))
+  exit(results.isEmpty ? 1 : 0)
+}
+
 if arguments.dropFirst().first == "analyze" {
   // Only the photo metadata cases: `unidirectional-bench analyze [--json]`.
   let results = AnalyzeBenchmarks.all(arguments: arguments)
