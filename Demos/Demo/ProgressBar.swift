@@ -145,7 +145,8 @@ final class Console: @unchecked Sendable {
     }
   }
 
+  /// Writes `text`; a reader that has gone away (EPIPE) is not an error worth stopping for.
   private func write(_ text: String) {
-    FileHandle.standardOutput.write(Data(text.utf8))
+    try? FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
   }
 }
