@@ -48,7 +48,8 @@ Endpoints
     (``/``, ``\\``, ``..``, absolute, empty, NUL, control chars) -> 400.
 Test hooks (``BACKEND_TEST_HOOKS=1`` only)
     ``X-Test-Fault: count-mismatch | put-fail:<i>[:<S3Code>] | put-hang:<i>``
-    (comma separated), ``PUT /test-hooks/s3-error/<code>?id=<n>``,
+    (comma separated; a ``put-fail`` answers only once every ``put-hang`` of
+    its batch has reached its hook), ``PUT /test-hooks/s3-error/<code>?id=<n>``,
     ``PUT /test-hooks/hang?id=<n>``, ``GET /test-hooks/events``,
     ``GET /test-hooks/object?key=<key>``.
 
@@ -469,14 +470,18 @@ async def presigned_urls(request: Request) -> JSONResponse:
             raise APIError(503, "storage is not available") from None
 
     base = str(request.base_url).rstrip("/")
+    # A refusal in a batch with hanging PUTs answers only once they have all reached their hook: a test of a failure
+    # that cancels its siblings needs them in flight, and a starved client may not get them there before it.
+    hang_ids = {i: _next_hook_id() for i, fault in faults.items() if fault[0] == "put-hang"}
+    after = f"&after={','.join(map(str, hang_ids.values()))}" if hang_ids else ""
     result = []
     for i, item in enumerate(items):
         key = f"{item['mediaType']}/{item['filename']}"
         fault = faults.get(i)
         if fault and fault[0] == "put-fail":
-            url = f"{base}/test-hooks/s3-error/{fault[1]}?id={_next_hook_id()}"
+            url = f"{base}/test-hooks/s3-error/{fault[1]}?id={_next_hook_id()}{after}"
         elif fault and fault[0] == "put-hang":
-            url = f"{base}/test-hooks/hang?id={_next_hook_id()}"
+            url = f"{base}/test-hooks/hang?id={hang_ids[i]}"
         else:
             # Pure local computation (no network), cheap enough for the loop.
             url = s3.generate_presigned_url(
@@ -779,6 +784,7 @@ async def hook_s3_error(code: str, request: Request) -> Response:
     _require_hooks()
     event = _new_event(request, "s3-error")
     event["bytesReceived"] = await _read_body_counting(request)
+    await _until_hooks_started(request.query_params.get("after", ""))
     event["code"] = code
     event["completed"] = True
     _record_event(event)
@@ -790,6 +796,17 @@ async def hook_s3_error(code: str, request: Request) -> Response:
         f"<RequestId>{request_id}</RequestId></Error>"
     )
     return Response(xml, status_code=403, media_type="application/xml")
+
+
+async def _until_hooks_started(after: str) -> None:
+    """Returns once an event exists for every hook id in the comma-separated ``after`` (at most HANG_SECONDS)."""
+    wanted = {int(part) for part in after.split(",") if part.isdigit()}
+    end = time.monotonic() + HANG_SECONDS
+    while wanted and time.monotonic() < end:
+        with _events_lock:
+            wanted -= {e["id"] for e in _events}
+        if wanted:
+            await asyncio.sleep(0.01)
 
 
 def _xml_escape(s: str) -> str:
