@@ -224,14 +224,18 @@ async def presigned_urls(request: Request) -> JSONResponse:
         raise APIError(503, "storage is not available")
 
     base = str(request.base_url).rstrip("/")
+    # A refusal in a batch with hanging PUTs answers only once they have all reached their hook: a test of a failure
+    # that cancels its siblings needs them in flight, and a starved client may not get them there before it.
+    hang_ids = {i: hooks.next_id() for i, fault in faults.items() if fault[0] == "put-hang"}
+    after = f"&after={','.join(map(str, hang_ids.values()))}" if hang_ids else ""
     result = []
     for i, item in enumerate(items):
         key = f"{item['mediaType']}/{item['filename']}"
         fault = faults.get(i)
         if fault and fault[0] == "put-fail":
-            url = f"{base}/test-hooks/s3-error/{fault[1]}?id={hooks.next_id()}"
+            url = f"{base}/test-hooks/s3-error/{fault[1]}?id={hooks.next_id()}{after}"
         elif fault and fault[0] == "put-hang":
-            url = f"{base}/test-hooks/hang?id={hooks.next_id()}"
+            url = f"{base}/test-hooks/hang?id={hang_ids[i]}"
         else:
             # Pure local computation (no network), cheap enough for the loop.
             url = s3.generate_presigned_url(

@@ -1,8 +1,9 @@
 """Test hooks (``BACKEND_TEST_HOOKS=1`` only): faults for the presigned flow, what reached the server, what S3
 holds, and an instance's memory.
 
-``X-Test-Fault: count-mismatch | put-fail:<i>[:<S3Code>] | put-hang:<i>`` on ``/presigned-urls`` (comma separated),
-``PUT /test-hooks/s3-error/<code>?id=<n>``, ``PUT /test-hooks/hang?id=<n>``,
+``X-Test-Fault: count-mismatch | put-fail:<i>[:<S3Code>] | put-hang:<i>`` on ``/presigned-urls`` (comma separated; a
+``put-fail`` answers only once every ``put-hang`` of its batch has reached its hook),
+``PUT /test-hooks/s3-error/<code>?id=<n>[&after=<ids>]``, ``PUT /test-hooks/hang?id=<n>``,
 ``GET /test-hooks/events`` (every instance's, merged), ``GET /test-hooks/object?key=<key>``,
 ``GET /test-hooks/objects?prefix=<prefix>`` (keys and unfinished multipart uploads),
 ``GET /test-hooks/memory`` and ``POST /test-hooks/memory/reset-peak`` (this instance's RSS and peak RSS).
@@ -152,6 +153,17 @@ class Hooks:
                 events += found
         return sorted(events, key=lambda e: e.get("time", 0))
 
+    async def until_started(self, after: str) -> None:
+        """Returns once an event exists, on any instance, for every hook id in the comma-separated ``after`` (at most
+        HANG_SECONDS): a refusal waits for the hanging PUTs of its batch, so a test of a failure that cancels its
+        siblings always has them in flight, however starved the client."""
+        wanted = {int(part) for part in after.split(",") if part.isdigit()}
+        end = time.monotonic() + HANG_SECONDS
+        while wanted and time.monotonic() < end:
+            wanted -= {e["id"] for e in await self.all_events()}
+            if wanted:
+                await asyncio.sleep(0.01)
+
     async def object_info(self, key: str) -> dict[str, Any] | None:
         head = await self.storage.head(key)
         if head is None:
@@ -168,6 +180,7 @@ def install(app: FastAPI, *, settings: Any, storage: Any) -> Hooks:
         hooks.require()
         event = hooks.new_event(request, "s3-error")
         event["bytesReceived"] = await read_body_counting(request)
+        await hooks.until_started(request.query_params.get("after", ""))
         event["code"] = code
         event["completed"] = True
         hooks.record(event)

@@ -1,3 +1,4 @@
+import Features
 import Foundation
 
 /// A progress bar for the demo host: redrawn in place (`\r`) when standard output is a terminal; otherwise one
@@ -102,22 +103,23 @@ final class Console: @unchecked Sendable {
   /// Whether standard output is a terminal (progress bars redraw) or a pipe/file (plain lines).
   let isTerminal: Bool
   /// Secrets the host holds (a bearer token): replaced by `<redacted>` in every line, should a server echo one.
-  private let secrets: [String]
+  private let redactor: SecretRedactor
   private let lock = NSLock()
   private var isRedrawing = false
 
-  /// The console on standard output, never printing any of `secrets` (those of at least 8 characters: a shorter
-  /// one could not be told from ordinary words, and redacting it would garble every line).
+  /// The console on standard output, never printing any of `secrets` (by ``SecretRedactor``'s rule: those of at
+  /// least ``SecretRedactor/minimumLength`` characters; a shorter one could not be told from ordinary words, and
+  /// redacting it would garble every line).
   init(isTerminal: Bool = isatty(STDOUT_FILENO) == 1, redacting secrets: [String] = []) {
     self.isTerminal = isTerminal
-    self.secrets = secrets.filter { $0.count >= 8 }
+    self.redactor = SecretRedactor(secrets: secrets)
   }
 
   /// Writes `text` as a line of its own (ending a bar being redrawn first). Lines quote outside text (a script's
   /// failure reason, a server's message), so control characters are escaped, a huge line is shortened and known
   /// secrets are redacted.
   func line(_ text: String) {
-    let safe = TerminalText.line(secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: "<redacted>") })
+    let safe = TerminalText.line(redactor.redact(text))
     lock.withLock {
       if isRedrawing {
         write("\n")
@@ -143,7 +145,8 @@ final class Console: @unchecked Sendable {
     }
   }
 
+  /// Writes `text`; a reader that has gone away (EPIPE) is not an error worth stopping for.
   private func write(_ text: String) {
-    FileHandle.standardOutput.write(Data(text.utf8))
+    try? FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
   }
 }

@@ -23,6 +23,8 @@ struct RecordDestination {
 
   /// The log file.
   let url: URL
+  /// Whether `--force` allows replacing an existing file.
+  let replacesExistingFile: Bool
 
   /// The destination named by `--record` in `parser`, or nil when it is absent.
   ///
@@ -52,11 +54,14 @@ struct RecordDestination {
       throw UsageError("\(Self.valueOption): cannot write \(url.path): \(problem)")
     }
     self.url = url
+    self.replacesExistingFile = force
   }
 
   /// A recorder writing to the file (replacing it when `--force` allowed that) under the feature name `feature`,
-  /// with the state after every action (so a replay through a changed reducer shows both states).
+  /// with the state after every action (so a replay through a changed reducer shows both states). Without
+  /// `--force` the file is created exclusively: one that appeared since the options were checked fails with
+  /// ``ActionLogError/fileExists(path:)`` and is left as it was.
   func makeRecorder(feature: String) throws(ActionLogError) -> ActionRecorder {
-    try ActionRecorder(fileURL: url, feature: feature, states: true)
+    try ActionRecorder(fileURL: url, replacingExistingFile: replacesExistingFile, feature: feature, states: true)
   }
 }

@@ -14,6 +14,9 @@ let helpFlags: Set<String> = ["--help", "-h"]
 // A file-size limit (`ulimit -f`) reached while writing is a write error the host reports with the file's name,
 // not a signal that kills it mid-file.
 signal(SIGXFSZ, SIG_IGN)
+// A reader that stops early (`demo | head -1`) makes the next write fail with EPIPE instead of killing the host
+// before it removes its temporary folder; what is left to print goes nowhere and the run ends as it would.
+signal(SIGPIPE, SIG_IGN)
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 if let first = arguments.first, helpFlags.contains(first) || first == "help" {

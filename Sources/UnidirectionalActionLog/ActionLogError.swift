@@ -13,6 +13,8 @@ import Unidirectional
 public enum ActionLogError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The log file could not be created or opened.
   case cannotOpen(path: String, reason: String)
+  /// A file already exists where the log was to be created, and the recorder was told not to replace it.
+  case fileExists(path: String)
   /// Reading the log failed (I/O error).
   case cannotRead(path: String, reason: String)
   /// Writing the log failed (disk full, file closed under the recorder…); actions after it were not written.
@@ -42,6 +44,7 @@ public enum ActionLogError: Error, Equatable, Sendable, CustomStringConvertible 
   public var description: String {
     switch self {
     case let .cannotOpen(path, reason): "cannot open action log \(path): \(reason)"
+    case let .fileExists(path): "\(path) already exists; it was not replaced"
     case let .cannotRead(path, reason): "cannot read action log \(path): \(reason)"
     case let .cannotWrite(path, reason): "cannot write action log \(path): \(reason)"
     case .missingHeader: "line 1: the action log is empty (no header line)"
@@ -68,7 +71,7 @@ public enum ActionLogError: Error, Equatable, Sendable, CustomStringConvertible 
       let .unknownState(line, _), let .unrecordedAction(line, _), let .sequenceGap(line, _, _),
       let .lineTooLong(line, _):
       line
-    case .cannotOpen, .cannotRead, .cannotWrite, .encodingFailed, .alreadyRecording: nil
+    case .cannotOpen, .fileExists, .cannotRead, .cannotWrite, .encodingFailed, .alreadyRecording: nil
     }
   }
 }

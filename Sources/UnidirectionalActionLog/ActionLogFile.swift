@@ -7,11 +7,15 @@ final class ActionLogFile: @unchecked Sendable {
   let path: String
   private var descriptor: Int32
 
-  /// Creates or truncates the file at `url`.
-  init(url: URL) throws(ActionLogError) {
+  /// Creates the file at `url`; an existing one is truncated when `replacing`, else left alone and refused with
+  /// ``ActionLogError/fileExists(path:)`` (one `open` with `O_EXCL`: no window between a check and the open).
+  init(url: URL, replacing: Bool) throws(ActionLogError) {
     path = url.path
-    descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-    if descriptor < 0 { throw .cannotOpen(path: url.path, reason: String(cString: strerror(errno))) }
+    descriptor = open(url.path, O_WRONLY | O_CREAT | O_CLOEXEC | (replacing ? O_TRUNC : O_EXCL), 0o600)
+    if descriptor < 0 {
+      if errno == EEXIST, !replacing { throw .fileExists(path: url.path) }
+      throw .cannotOpen(path: url.path, reason: String(cString: strerror(errno)))
+    }
   }
 
   deinit {

@@ -45,9 +45,13 @@ public final class ActionRecorder: Sendable {
     var session: (any AnyRecordingSession)?
   }
 
-  /// Creates (or truncates) the log file at `fileURL`, readable by its owner only.
+  /// Creates the log file at `fileURL`, readable by its owner only; an existing file is replaced only when
+  /// `replacingExistingFile` says so (the default), else the call fails with ``ActionLogError/fileExists(path:)``.
   ///
   /// - Parameters:
+  ///   - replacingExistingFile: Whether a file already at `fileURL` is truncated and overwritten. With `false` the
+  ///     file is created exclusively (`O_EXCL`): a file that appears between a host's own check and this call is
+  ///     never overwritten.
   ///   - feature: The name written in the log's header, which replay tools use to pick the reducer; the
   ///     reducer's type name by default.
   ///   - fingerprints: Whether each line carries the fingerprint of the state after its action (replay then
@@ -61,18 +65,18 @@ public final class ActionRecorder: Sendable {
   ///   - flushInterval: How long recorded actions may wait in memory before the writer collects them if no
   ///     buffer fills first.
   public convenience init(
-    fileURL: URL, feature: String? = nil, fingerprints: Bool = true, states: Bool = false,
-    flushInterval: Duration = .seconds(1)
+    fileURL: URL, replacingExistingFile: Bool = true, feature: String? = nil, fingerprints: Bool = true,
+    states: Bool = false, flushInterval: Duration = .seconds(1)
   ) throws(ActionLogError) {
     try self.init(
-      fileURL: fileURL, feature: feature, fingerprints: fingerprints, states: states, flushInterval: flushInterval,
-      maximumPending: RecordingSession<Int, Int>.defaultMaximumPending)
+      fileURL: fileURL, replacingExistingFile: replacingExistingFile, feature: feature, fingerprints: fingerprints,
+      states: states, flushInterval: flushInterval, maximumPending: RecordingSession<Int, Int>.defaultMaximumPending)
   }
 
   /// A recorder whose sender waits for the writer once `maximumPending` actions are buffered.
   init(
-    fileURL: URL, feature: String?, fingerprints: Bool, states: Bool = false, flushInterval: Duration,
-    maximumPending: Int
+    fileURL: URL, replacingExistingFile: Bool = true, feature: String?, fingerprints: Bool, states: Bool = false,
+    flushInterval: Duration, maximumPending: Int
   ) throws(ActionLogError) {
     self.fileURL = fileURL
     self.maximumPending = maximumPending
@@ -80,7 +84,7 @@ public final class ActionRecorder: Sendable {
     self.fingerprints = fingerprints
     self.states = states
     self.flushInterval = flushInterval
-    storage = LockIsolated(Storage(file: try ActionLogFile(url: fileURL), session: nil))
+    storage = LockIsolated(Storage(file: try ActionLogFile(url: fileURL, replacing: replacingExistingFile), session: nil))
   }
 
   /// Writes every action reduced before this call to the file.

@@ -196,6 +196,21 @@ final class HTTPLayerTests: XCTestCase {
     XCTAssertEqual(SecretRedactor.none.serverText("  plain  "), "plain")
   }
 
+  /// `--token x` once turned a server's `<img src=x …>` into `<img src=<redacted> …>`: only values of at least
+  /// ``SecretRedactor/minimumLength`` characters are secrets to redact; shorter ones leave the text as it was.
+  func testOnlyValuesLongEnoughToBeSecretsAreRedactedSoAShortTokenNeverGarblesAMessage() {
+    let message = #"<img src=x onerror="a(1)"> refused: token x is not valid"#
+    XCTAssertEqual(SecretRedactor(secrets: ["x"]).serverText(message), message)
+    XCTAssertEqual(SecretRedactor(secrets: ["1234567"]).redact("order 1234567 failed"), "order 1234567 failed")
+    XCTAssertEqual(SecretRedactor(secrets: ["12345678"]).redact("order 12345678 failed"), "order <redacted> failed")
+    XCTAssertEqual(SecretRedactor.minimumLength, 8)
+
+    let transport = HTTPTransport(HTTPTransport.Configuration(redactor: BearerToken("x").redactor))
+    XCTAssertEqual(transport.serverMessage(in: Data(#"{"message": "<img src=x alt=\"\">"}"#.utf8)), #"<img src=x alt="">"#)
+    let secret = BearerToken("tok_live_9f8e7d6c").redactor
+    XCTAssertEqual(secret.serverText("bad token tok_live_9f8e7d6c"), "bad token <redacted>", "a real token still is")
+  }
+
   func testRequestsGoThroughAProxyOnlyWhenTheEnvironmentSaysSo() {
     XCTAssertFalse(HTTPTransport.proxyApplies(to: "127.0.0.1", environment: [:]))
     let proxied = ["http_proxy": "http://proxy:3128"]

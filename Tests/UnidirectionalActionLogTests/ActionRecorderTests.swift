@@ -254,6 +254,26 @@ final class ActionRecorderTests: XCTestCase {
     }
   }
 
+  /// `--record` without `--force`: the file is created exclusively, so one that appeared after the host checked is
+  /// refused with a typed error and left as it was (before, the open truncated it).
+  func testARecorderThatMustNotReplaceAFileRefusesAnExistingOneAndLeavesItAlone() throws {
+    let folder = try ScratchFolder(self)
+    let url = folder.file("taken.jsonl")
+    try Data("someone else's log\n".utf8).write(to: url)
+
+    XCTAssertThrowsError(try ActionRecorder(fileURL: url, replacingExistingFile: false)) {
+      XCTAssertEqual($0 as? ActionLogError, .fileExists(path: url.path))
+      XCTAssertEqual("\($0)", "\(url.path) already exists; it was not replaced")
+    }
+    XCTAssertEqual(try Data(contentsOf: url), Data("someone else's log\n".utf8))
+
+    let fresh = folder.file("fresh.jsonl")
+    _ = try ActionRecorder(fileURL: fresh, replacingExistingFile: false)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: fresh.path), "a new file is created")
+    _ = try ActionRecorder(fileURL: url, replacingExistingFile: true)
+    XCTAssertEqual(try Data(contentsOf: url), Data(), "replacing truncates, as before")
+  }
+
   func testAnActionThatCannotBeEncodedKeepsItsPlaceAndFailsClose() async throws {
     let folder = try ScratchFolder(self)
     let url = folder.file("session.jsonl")

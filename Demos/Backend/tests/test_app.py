@@ -409,6 +409,18 @@ def test_fault_put_fail_custom_code(http, stack):
     assert events_by_id(http, stack)[hook_id(url)]["hasAuthorization"] is True
 
 
+def test_fault_put_fail_answers_once_the_hanging_puts_of_its_batch_started(http, stack):
+    r = presign(http, stack, [item(), item()], {"X-Test-Fault": "put-hang:0,put-fail:1"})
+    hang_url, fail_url = (i["uploadURL"] for i in r.json()["items"])
+    headers = {"Content-Type": "image/jpeg"}
+    with pytest.raises(requests.exceptions.ReadTimeout):  # no hanging PUT has arrived: no answer yet
+        requests.put(fail_url, data=b"x", headers=headers, timeout=(2, 0.5))
+    with pytest.raises(requests.exceptions.ReadTimeout):  # the hanging PUT arrives (and hangs)
+        requests.put(hang_url, data=b"y" * 10, headers=headers, timeout=(2, 0.5))
+    put = requests.put(fail_url, data=b"x", headers=headers, timeout=TIMEOUT)
+    assert put.status_code == 403
+
+
 def test_fault_put_hang_records_early_disconnect(http, stack):
     r = presign(http, stack, [item(), item()], {"X-Test-Fault": "put-fail:0,put-hang:1"})
     assert r.status_code == 200

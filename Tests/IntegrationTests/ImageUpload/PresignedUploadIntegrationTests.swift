@@ -141,7 +141,10 @@ final class PresignedUploadIntegrationTests: BackendStackTestCase {
   func testOneFailingPUTCancelsTheOthersAndCarriesTheS3Code() async throws {
     let stack = try Self.backend.stack()
     let images = try threeImages()
-    // Item 0 (700 KB) hangs after reading its body; item 1 (2.5 MB) is refused with AccessDenied.
+    // Item 0 (700 KB) hangs after reading its body; item 1 (2.5 MB) is refused with AccessDenied, but only once
+    // item 0's PUT has reached its hook (the backend holds a refusal back for the hanging PUTs of its batch): on a
+    // starved machine the refusal could otherwise come first, the uploader rightly cancel item 0 before it was
+    // sent, and no hanging PUT ever exist to end.
     let configuration = UploadIntegrationSupport.configuration(
       stack, headers: ["X-Test-Fault": "put-hang:0,put-fail:1:AccessDenied"],
       requestTimeout: UploadIntegrationSupport.outlastingTheHang)

@@ -66,15 +66,20 @@ final class DemoProcess: @unchecked Sendable {
   /// `UNIDIRECTIONAL_CONTEXT=live` and `HOME` set to `directory` (so a developer's
   /// `~/.config/unidirectional/keys.json` never reaches a test), then `environment` on top; its stdin holds
   /// `standardInput` (nothing if nil). With `fileSizeLimit` (bytes, a multiple of 512) it runs under that limit
-  /// (`ulimit -f`): a write past it fails as on a full disk.
+  /// (`ulimit -f`): a write past it fails as on a full disk. With `pipedInto` (a shell command, e.g. `head -1`) its
+  /// standard output goes through that command, whose output is collected; the exit status is the demo's unless
+  /// it is 0 and the command's is not (bash's `pipefail`; a demo killed by SIGPIPE gives 141).
   init(
     _ arguments: [String], in directory: URL, environment: [String: String] = [:], standardInput: Data? = nil,
-    fileSizeLimit: Int? = nil
+    fileSizeLimit: Int? = nil, pipedInto reader: String? = nil
   ) throws {
     guard let executable = Self.executable else {
       throw Failure(description: "the demo executable was not built next to the tests (swift build --build-tests)")
     }
-    if let fileSizeLimit {
+    if let reader {
+      process.executableURL = URL(fileURLWithPath: "/bin/bash")
+      process.arguments = ["-c", "set -o pipefail; \"$0\" \"$@\" | \(reader)", executable.path] + arguments
+    } else if let fileSizeLimit {
       process.executableURL = URL(fileURLWithPath: "/bin/sh")
       process.arguments = ["-c", "ulimit -f \(fileSizeLimit / 512) && exec \"$0\" \"$@\"", executable.path] + arguments
     } else {
@@ -112,10 +117,12 @@ final class DemoProcess: @unchecked Sendable {
   /// Runs `demo arguments` to its end (at most `timeout` seconds, then it is killed and the test fails).
   static func run(
     _ arguments: [String], in directory: URL, environment: [String: String] = [:], standardInput: Data? = nil,
-    fileSizeLimit: Int? = nil, timeout: TimeInterval = 60, file: StaticString = #filePath, line: UInt = #line
+    fileSizeLimit: Int? = nil, pipedInto reader: String? = nil, timeout: TimeInterval = 60,
+    file: StaticString = #filePath, line: UInt = #line
   ) throws -> Result {
     let demo = try DemoProcess(
-      arguments, in: directory, environment: environment, standardInput: standardInput, fileSizeLimit: fileSizeLimit)
+      arguments, in: directory, environment: environment, standardInput: standardInput, fileSizeLimit: fileSizeLimit,
+      pipedInto: reader)
     return demo.waitForExit(timeout: timeout, file: file, line: line)
   }
 

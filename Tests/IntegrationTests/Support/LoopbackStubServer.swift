@@ -20,6 +20,10 @@ final class LoopbackStubServer: @unchecked Sendable {
   let port: UInt16
   /// Builds the whole response (status line, headers, body) from a request's head; nil: never answer.
   private let answer: (@Sendable (_ head: String) -> String)?
+  /// Whether a connection is closed as soon as it is answered, whatever of the body is still unread.
+  private let closesAfterAnswering: Bool
+  /// How long a complete head waits for its answer (microseconds), the body left unread meanwhile.
+  private let answerDelay: useconds_t
 
   private let listener: Int32
   private let lock = NSLock()
@@ -29,9 +33,17 @@ final class LoopbackStubServer: @unchecked Sendable {
 
   /// Listens on a free loopback port and accepts on a background thread; each request is answered with
   /// `answer(head)` once its head (request line and headers) has arrived, then its connection is closed — or never,
-  /// when `answer` is nil.
-  init(answer: (@Sendable (_ head: String) -> String)? = nil) throws {
+  /// when `answer` is nil. The rest of the request is read (and dropped) after the answer unless
+  /// `closesAfterAnswering`: then the connection is closed at once, before the body is read (the kernel resets it).
+  /// With `answerDelay` (seconds) the answer waits that long after the head, reading nothing meanwhile (a client
+  /// sending a body has filled the connection's buffers by then).
+  init(
+    closesAfterAnswering: Bool = false, answerDelay: TimeInterval = 0,
+    answer: (@Sendable (_ head: String) -> String)? = nil
+  ) throws {
     self.answer = answer
+    self.closesAfterAnswering = closesAfterAnswering
+    self.answerDelay = useconds_t(max(0, answerDelay) * 1_000_000)
     let descriptor = socket(AF_INET, Self.streamType, 0)
     guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
     var address = sockaddr_in()
@@ -105,8 +117,10 @@ final class LoopbackStubServer: @unchecked Sendable {
       guard let answer else { continue }
       head.append(contentsOf: buffer[0..<count])
       guard let end = head.range(of: Data("\r\n\r\n".utf8)) else { continue }
+      if answerDelay > 0 { usleep(answerDelay) }
       let response = Data(answer(String(decoding: head[..<end.lowerBound], as: UTF8.self)).utf8)
       _ = response.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Self.sendFlags) }
+      if closesAfterAnswering { return }
       shutdown(connection, Int32(SHUT_WR))
       head = Data()
     }
