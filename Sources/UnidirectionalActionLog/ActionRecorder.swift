@@ -48,6 +48,7 @@ public final class ActionRecorder: Sendable {
   /// Creates (or truncates) the log file at `fileURL`, readable by its owner only.
   ///
   /// - Parameters:
+  ///   - fileURL: The log file to create.
   ///   - feature: The name written in the log's header, which replay tools use to pick the reducer; the
   ///     reducer's type name by default.
   ///   - fingerprints: Whether each line carries the fingerprint of the state after its action (replay then
@@ -131,7 +132,7 @@ public final class ActionRecorder: Sendable {
   }
 
   /// The observer that records a store of `reducer`'s type to this recorder's file, for
-  /// ``Store/init(initialState:observers:reducer:withDependencies:)`` next to other observers. One store per
+  /// `Store.init(initialState:observers:reducer:withDependencies:)` next to other observers. One store per
   /// recorder.
   ///
   /// ```swift
