@@ -32,6 +32,12 @@ import UnidirectionalActionLog
       while let step = try replay.next() { print(step.action, step.stateDiff ?? "") }
       if let divergence = replay.firstDivergence { print(divergence) }
       #expect(replay.firstDivergence == nil)
+
+      let again = try ActionLogReplay(contentsOf: logURL, reducer: Feature())
+      var counts: [Int] = []
+      while let step = try again.next() { counts.append(step.state.count) }
+      let expected: [Int] = [1]
+      #expect(counts == expected)
     }
   }
 }
