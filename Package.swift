@@ -123,7 +123,7 @@ let package = Package(
     .testTarget(
       name: "RemindersTests", dependencies: ["Reminders", "Unidirectional", "UnidirectionalTesting"],
       swiftSettings: testSettings),
-    // What crosses modules: README snippets, secrets printed by several features' types.
+    // What crosses modules: README and article snippets, secrets printed by several features' types.
     featureTests("Features", ["UnidirectionalActionLog", "Features"]),
     // Live clients against real servers on 127.0.0.1 that the tests start and stop themselves.
     .testTarget(

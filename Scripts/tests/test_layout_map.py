@@ -1,4 +1,6 @@
-"""README's "Layout" map tells the truth: the modules it names are the package's targets, with their dependencies.
+"""The "Layout" maps tell the truth: the modules they name are the package's targets, with their dependencies.
+
+Two documents carry the map: the README's "## Layout" section and the Layout article of the core's DocC catalog.
 
 The map is the first `text` block under "## Layout": one line per module, `Name  →  Dependency, Dependency` (a line
 that starts with spaces continues the one before; text in parentheses, and a module's description after it on a line
@@ -18,6 +20,11 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
+ARTICLE = REPO / "Sources" / "Unidirectional" / "Unidirectional.docc" / "Layout.md"
+SECTIONS = {
+    "README.md": lambda: layout_section((REPO / "README.md").read_text()),
+    "Layout.md": lambda: ARTICLE.read_text(),
+}
 
 
 def layout_section(readme: str) -> str:
@@ -65,8 +72,9 @@ def package() -> dict:
     return json.loads(dumped.stdout)
 
 
-def test_the_map_names_every_library_and_executable_target_with_its_dependencies(package: dict) -> None:
-    section = layout_section((REPO / "README.md").read_text())
+@pytest.mark.parametrize("document", sorted(SECTIONS))
+def test_the_map_names_every_library_and_executable_target_with_its_dependencies(package: dict, document: str) -> None:
+    section = SECTIONS[document]()
     mapped = parse_map(section)
     targets = {
         target["name"]: dependency_names(target) for target in package["targets"]
@@ -78,8 +86,9 @@ def test_the_map_names_every_library_and_executable_target_with_its_dependencies
             f"{name}: the map says {sorted(mapped[name])}, the manifest {sorted(dependencies)}")
 
 
-def test_every_test_target_mirrors_a_mapped_module_or_is_named(package: dict) -> None:
-    section = layout_section((REPO / "README.md").read_text())
+@pytest.mark.parametrize("document", sorted(SECTIONS))
+def test_every_test_target_mirrors_a_mapped_module_or_is_named(package: dict, document: str) -> None:
+    section = SECTIONS[document]()
     mapped = parse_map(section)
     for target in package["targets"]:
         name = target["name"]

@@ -93,10 +93,20 @@ FAKE_SWIFT = textwrap.dedent(
     """
 )
 
+# Stands in for DocC: `convert` and `merge` make their output folder, as Scripts/docs expects.
+FAKE_DOCC = textwrap.dedent(
+    """\
+    #!/usr/bin/env bash
+    out=""; while [ $# -gt 0 ]; do [ "$1" = "--output-path" ] && out="$2"; shift; done
+    mkdir -p "$out"
+    """
+)
+
 
 @pytest.fixture
 def scratch(tmp_path: Path) -> tuple[Path, dict[str, str]]:
-    """A copy of the scripts with a passing backend test, the real .venv linked in, and the fake swift on PATH."""
+    """A copy of the scripts with a passing backend test, a DocC catalog, the real .venv linked in, and fake swift and
+    docc on PATH."""
     clone = tmp_path / "clone"
     shutil.copytree(REPO / "Scripts", clone / "Scripts", ignore=shutil.ignore_patterns("tests", "__pycache__"))
     (clone / "Scripts" / "tests").mkdir()
@@ -106,10 +116,14 @@ def scratch(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     shutil.copy(REPO / "Demos" / "Backend" / "requirements.txt", backend / "requirements.txt")
     (backend / "tests" / "test_ok.py").write_text("def test_ok():\n    assert True\n")
     (clone / ".venv").symlink_to(Path(sys.prefix))
+    catalog = clone / "Sources" / "Core" / "Core.docc"
+    catalog.mkdir(parents=True)
+    (catalog / "Core.md").write_text("# ``Core``\n")
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    (bin_dir / "swift").write_text(FAKE_SWIFT)
-    (bin_dir / "swift").chmod(0o755)
+    for name, script in [("swift", FAKE_SWIFT), ("docc", FAKE_DOCC), ("swift-symbolgraph-extract", "#!/bin/sh\n")]:
+        (bin_dir / name).write_text(script)
+        (bin_dir / name).chmod(0o755)
     environment = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
     return clone, environment
 

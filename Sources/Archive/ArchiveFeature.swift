@@ -1,7 +1,7 @@
 import ImageUpload
 import Unidirectional
 
-/// The user's image archive: embeds ``ImageUploadFeature`` and keeps the media ids of every finished upload.
+/// The user's image archive: embeds `ImageUploadFeature` and keeps the media ids of every finished upload.
 ///
 /// The composition example: the child is scoped in with `Scope`, and the parent reacts only to the child's
 /// delegate actions.

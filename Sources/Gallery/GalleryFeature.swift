@@ -3,10 +3,10 @@ import ImageUpload
 import Unidirectional
 
 /// The gallery of uploaded images — the worked example of navigation: a list of rows (`forEach` over an
-/// `IdentifiedArray`), a detail screen pushed on a stack (`forEach` over ``StackState``), a "delete?" dialog and the
-/// upload sheet presented from one destination enum (`ifLet` over ``PresentationState``).
+/// `IdentifiedArray`), a detail screen pushed on a stack (`forEach` over `StackState`), a "delete?" dialog and the
+/// upload sheet presented from one destination enum (`ifLet` over `PresentationState`).
 ///
-/// - "Upload" presents ``ImageUploadFeature`` as a sheet. When it reports the uploaded media ids, the gallery adds
+/// - "Upload" presents `ImageUploadFeature` as a sheet. When it reports the uploaded media ids, the gallery adds
 ///   the items and dismisses the sheet — which cancels the sheet's remaining effects (its status timer). Dismissing
 ///   the sheet mid-upload (`.destination(.dismiss)`) cancels the upload.
 /// - Tapping a row pushes its detail screen, which reads the image's information and can close itself

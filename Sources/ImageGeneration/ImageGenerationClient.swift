@@ -32,7 +32,7 @@ public struct ImageGenerationClient: Sendable {
   }
 
   /// Deterministic, offline images: `samples` real PNGs of the requested size, a gradient whose colours depend on
-  /// the prompt (see ``PreviewImageRenderer``). Refuses an empty prompt, 0 or more than 8 samples, and sizes
+  /// the prompt (see `PreviewImageRenderer`). Refuses an empty prompt, 0 or more than 8 samples, and sizes
   /// outside 1…2048 pixels, like a service would.
   public static let preview = ImageGenerationClient { request in
     let prompt = request.prompt.trimmingCharacters(in: .whitespacesAndNewlines)

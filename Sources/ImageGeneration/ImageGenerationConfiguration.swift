@@ -105,12 +105,12 @@ public struct ImageGenerationConfiguration: Sendable {
   }
 
   /// The config files read after the environment, first match wins: `./.unidirectional.local.json`, then
-  /// `~/.config/unidirectional/keys.json` (``SecretSources/defaultConfigFiles``). Both are JSON objects of strings
+  /// `~/.config/unidirectional/keys.json` (`SecretSources.defaultConfigFiles`). Both are JSON objects of strings
   /// named like the environment variables.
   public static var defaultConfigFiles: [URL] { SecretSources.defaultConfigFiles }
 
   /// Reads the key (and an optional base URL override, and `OPENAI_IMAGE_MODEL`) for `backend` from
-  /// `environment`, then from `configFiles`: the order of ``SecretSources``, shared by every secret.
+  /// `environment`, then from `configFiles`: the order of `SecretSources`, shared by every secret.
   ///
   /// - Throws: ``ImageGenerationError/missingAPIKey(backend:sources:)`` when no non-empty key is found,
   ///   ``ImageGenerationError/invalidConfiguration(_:)`` for an unreadable config file or a bad base URL.

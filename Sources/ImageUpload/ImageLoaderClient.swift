@@ -15,8 +15,8 @@ import Unidirectional
 /// }
 /// ```
 public struct ImageLoaderClient: Sendable {
-  /// Loads `images`, in order; throws ``ImageUploadError/unreadableFile(path:reason:)`` or
-  /// ``ImageUploadError/unsupportedImage(path:)`` for the first file that cannot be used.
+  /// Loads `images`, in order; throws `ImageUploadError.unreadableFile(path:reason:)` or
+  /// `ImageUploadError.unsupportedImage(path:)` for the first file that cannot be used.
   public var load: @Sendable (_ images: [PickedImage]) async throws -> [LoadedImage]
 
   /// A loader that calls `load`.

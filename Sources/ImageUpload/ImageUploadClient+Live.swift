@@ -49,8 +49,8 @@ extension ImageUploadClient {
   }
 
   /// The presigned flow configured from `UPLOAD_API_URL` and `UPLOAD_API_TOKEN`
-  /// (``UploadServerConfiguration/fromEnvironment(_:)``); without them, every upload fails with
-  /// ``ImageUploadError/notConfigured(_:)``.
+  /// (`UploadServerConfiguration.fromEnvironment(_:)`); without them, every upload fails with
+  /// `ImageUploadError.notConfigured(_:)`.
   public static func fromEnvironment(
     _ environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> ImageUploadClient {

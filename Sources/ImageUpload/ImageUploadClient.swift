@@ -6,7 +6,7 @@ import Unidirectional
 /// interface ("give images, get media ids back").
 ///
 /// The ids come back in the order of the items. Progress is reported through the callback while the upload runs,
-/// never after it has returned or thrown. Errors are ``ImageUploadError``s.
+/// never after it has returned or thrown. Errors are `ImageUploadError`s.
 ///
 /// ```swift
 /// let store = Store(initialState: ImageUploadFeature.State(mediaType: .archive)) {

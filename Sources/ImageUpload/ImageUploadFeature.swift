@@ -13,7 +13,7 @@ import Unidirectional
 /// cancels whatever is in flight.
 ///
 /// With `State(…, analysis: PhotoAnalysisFeature.State())`, every accepted pick is also handed to an embedded
-/// ``PhotoAnalysisFeature`` that runs next to the upload: each picked image shows its originality score as soon as
+/// `PhotoAnalysisFeature` that runs next to the upload: each picked image shows its originality score as soon as
 /// its metadata is read (a few kilobytes, usually before its bytes are sent), the upload never waits for it, and
 /// leaving cancels both.
 ///
@@ -127,7 +127,7 @@ public struct ImageUploadFeature: Reducer {
     /// The embedded photo analysis (only while ``State/analysis`` is set).
     case analysis(PhotoAnalysisFeature.Action)
 
-    /// Embeds ``PhotoAnalysisFeature``'s actions.
+    /// Embeds `PhotoAnalysisFeature`'s actions.
     public static let analysisCase = CasePath(Action.analysis) {
       if case let .analysis(action) = $0 { action } else { nil }
     }

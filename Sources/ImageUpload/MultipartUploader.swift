@@ -12,7 +12,7 @@ import Unidirectional
 /// The body goes out as the part's header, the file read from disk as it is sent, and the closing boundary: memory
 /// use does not grow with the file's size. (Through URLSession — `https` — it is staged to a temporary file first,
 /// removed afterwards, on failure and cancellation too.) A 307/308 to the same origin is followed with the whole body
-/// and the token; any other redirect is refused (``RedirectPolicy/sameOrigin``). The `POST` is not retried (it is
+/// and the token; any other redirect is refused (`RedirectPolicy.sameOrigin`). The `POST` is not retried (it is
 /// not idempotent). Success requires the server's `size` to equal the file's.
 ///
 /// ```swift
@@ -44,9 +44,13 @@ public struct MultipartUploader: Sendable {
 
   /// Uploads the file at `url` as `filename` with `contentType`.
   ///
-  /// - Parameter progress: Bytes of the request body sent so far, and its size, at most once per percent (back to 0
-  ///   when a redirect re-sends the body); never called after this returns.
-  /// - Throws: ``ImageUploadError``: `httpStatus` with the server's message for a non-2xx answer, `rejected` for
+  /// - Parameters:
+  ///   - url: The file to upload, read from disk as it is sent.
+  ///   - filename: The name the form part gives the server.
+  ///   - contentType: The form part's `Content-Type`.
+  ///   - progress: Bytes of the request body sent so far, and its size, at most once per percent (back to 0
+  ///     when a redirect re-sends the body); never called after this returns.
+  /// - Throws: `ImageUploadError`: `httpStatus` with the server's message for a non-2xx answer, `rejected` for
   ///   `success: false`, `unreadableFile`, `cannotConnect`, ….
   public func upload(
     fileAt url: URL,

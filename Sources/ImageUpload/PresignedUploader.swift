@@ -11,14 +11,14 @@ import Unidirectional
 ///
 /// - Every item gets a fresh `<uuid>.<ext>` name from the UUID generator.
 /// - A response with a different number of URLs fails with
-///   ``ImageUploadError/presignCountMismatch(requested:received:)``
+///   `ImageUploadError.presignCountMismatch(requested:received:)`
 ///   before any byte is sent.
 /// - PUTs stream from the files (`Content-Length`, never the whole file in memory), carry exactly the signed
 ///   `Content-Type` and no `Authorization`, at most ``UploadServerConfiguration/maxConcurrentUploads`` at a time.
 /// - A PUT that fails with a 5xx (S3's `503 SlowDown`), a lost connection or a timeout is repeated under
 ///   ``UploadServerConfiguration/retryPolicy``, backing off on the injected `\.clock`; a 4xx is final.
 /// - A 307/308 on the `POST` is followed only within the API server's origin (the token never goes elsewhere); on a
-///   `PUT` to any http(s) origin, re-sending the whole file (``RedirectPolicy``). Progress restarts when a body is
+///   `PUT` to any http(s) origin, re-sending the whole file (`RedirectPolicy`). Progress restarts when a body is
 ///   re-sent.
 /// - A PUT counts as done only when the server that finally answered got every byte: a 2xx after the whole body
 ///   was sent, and not the `ETag` of an empty object.
@@ -42,6 +42,8 @@ public struct PresignedUploader: Sendable {
   /// Uploads `items` as `mediaType` media; returns their media ids in item order.
   ///
   /// - Parameters:
+  ///   - items: The files to upload, each with its content type.
+  ///   - mediaType: What the server files them as.
   ///   - uuid: Names the files on the server (`<uuid>.<ext>`).
   ///   - progress: Bytes sent over all PUTs, in whole-percent changes (lower when a PUT is re-sent after a retry or
   ///     a redirect); never called after this returns. Through URLSession (`https`) a consumer makes a large upload

@@ -3,7 +3,7 @@ import HTTPTransfer
 import LocalFiles
 
 /// Where and how the live upload clients reach the app's API server. The caller provides it (a host's `--api` and
-/// `--token` options, or the environment); the token is a ``BearerToken`` and never printed.
+/// `--token` options, or the environment); the token is a `BearerToken` and never printed.
 ///
 /// ```swift
 /// let configuration = UploadServerConfiguration(
@@ -23,10 +23,10 @@ public struct UploadServerConfiguration: Sendable, CustomStringConvertible {
   public var resourceTimeout: TimeInterval
   /// Extra headers for requests to the API server (e.g. a test server's fault injection); never sent to storage.
   public var additionalHeaders: [String: String]
-  /// Which HTTP engine carries the requests; ``Transport/automatic`` by default.
+  /// Which HTTP engine carries the requests; `Transport.automatic` by default.
   public var transport: Transport
   /// How idempotent requests (the storage `PUT`s) are retried on 5xx, `SlowDown`, a lost connection or a timeout;
-  /// the backoff sleeps on the injected `\.clock`. ``RetryPolicy/standard`` by default.
+  /// the backoff sleeps on the injected `\.clock`. `RetryPolicy.standard` by default.
   public var retryPolicy: RetryPolicy
 
   /// A configuration for the API server at `apiBaseURL` with `token`.
@@ -50,7 +50,7 @@ public struct UploadServerConfiguration: Sendable, CustomStringConvertible {
     self.transport = transport
   }
 
-  /// Which HTTP engine the live clients use: ``HTTPTransport/Engine``.
+  /// Which HTTP engine the live clients use: `HTTPTransport.Engine`.
   public typealias Transport = HTTPTransport.Engine
 
   /// The environment variable (or config file entry) holding the API server's base URL.
@@ -61,7 +61,7 @@ public struct UploadServerConfiguration: Sendable, CustomStringConvertible {
   public static let tokenVariables = ["UNIDIRECTIONAL_API_TOKEN", tokenVariable]
 
   /// Reads `UPLOAD_API_URL` and the token (``tokenVariables``) from `environment`, then from `configFiles`, in the
-  /// order every secret is resolved (``SecretSources``); throws ``ImageUploadError/notConfigured(_:)`` when either
+  /// order every secret is resolved (`SecretSources`); throws `ImageUploadError.notConfigured(_:)` when either
   /// is missing, a config file is unusable, or the URL is not http(s).
   public static func fromEnvironment(
     _ environment: [String: String] = ProcessInfo.processInfo.environment,

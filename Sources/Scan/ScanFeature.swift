@@ -6,10 +6,10 @@ import Unidirectional
 
 /// The whole scan: capture a session, make a 3D model of its shots, preview the model, upload it.
 ///
-/// Flow: the capture (``CaptureSessionFeature``, an optional child) completes → the user taps *Create 3D model*
+/// Flow: the capture (`CaptureSessionFeature`, an optional child) completes → the user taps *Create 3D model*
 /// → the capture is released (its state dropped, so nothing of the session can be shown or reached any more) and
-/// the ``ModelReconstructionClient`` builds a model file with progress → the preview shows the file → the user
-/// taps *Upload* → the embedded ``ImageUploadFeature`` uploads it, with its usual status feedback (uploading with
+/// the `ModelReconstructionClient` builds a model file with progress → the preview shows the file → the user
+/// taps *Upload* → the embedded `ImageUploadFeature` uploads it, with its usual status feedback (uploading with
 /// progress, *✓ Upload complete!* or *✗ Upload failed*, cleared after 3 seconds).
 ///
 /// What the user sees, ``State/screen``, is computed from the state.

@@ -2,7 +2,7 @@ import HTTPTransfer
 import Unidirectional
 
 extension TransferClient {
-  /// ``ResumableUploader`` against `configuration`; its retries back off on the injected `\.clock`.
+  /// `ResumableUploader` against `configuration`; its retries back off on the injected `\.clock`.
   ///
   /// ```swift
   /// $0.transferClient = .resumable(ResumableUploadConfiguration(endpoint: api, token: token))

@@ -5,8 +5,8 @@ import Unidirectional
 /// Uploads one file resumably for ``TransferFeature``: the feature knows only this interface.
 ///
 /// Cancelling the task that runs ``upload`` pauses: the server keeps what it has, and calling ``upload`` again
-/// with the ``ResumableUploadResource`` from ``ResumableUploadEvent/created(_:)`` sends only the rest. Events are
-/// never reported after ``upload`` returned or threw. Errors are ``ResumableUploadError``s.
+/// with the `ResumableUploadResource` from `ResumableUploadEvent.created(_:)` sends only the rest. Events are
+/// never reported after ``upload`` returned or threw. Errors are `ResumableUploadError`s.
 ///
 /// ```swift
 /// let store = Store(initialState: TransferFeature.State(file: file, fileSize: size)) {

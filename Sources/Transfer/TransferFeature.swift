@@ -6,7 +6,7 @@ import Unidirectional
 /// the network went away.
 ///
 /// Flow: ``Action/startTapped`` → ``Status/uploading(_:)`` (the server's upload resource arrives as
-/// ``ResumableUploadEvent/created(_:)`` and is kept in ``State/resource``) → ``Action/transferCompleted(_:)``.
+/// `ResumableUploadEvent.created(_:)` and is kept in ``State/resource``) → ``Action/transferCompleted(_:)``.
 /// ``Action/pauseTapped`` cancels the request (``Status/paused(_:)``); ``Action/resumeTapped`` continues from the
 /// server's offset (``Status/resuming(offset:)`` until bytes flow again). When the client's own retries ran out
 /// on a network failure, the feature waits ``autoResumeDelay`` on the injected clock and resumes by itself, at

@@ -46,6 +46,7 @@ public final class ActionLogReplay<R: Reducer> where R.State: Codable, R.Action:
   /// Opens the log at `url` and reads its header.
   ///
   /// - Parameters:
+  ///   - url: The log file, read line by line as the replay goes.
   ///   - reducer: The reducer to replay through; its `Action` must decode the logged actions.
   ///   - verifyFingerprints: Whether to compute each replayed state's fingerprint and compare it with the
   ///     recorded one (skip it to replay faster).

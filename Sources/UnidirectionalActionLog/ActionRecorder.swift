@@ -49,6 +49,7 @@ public final class ActionRecorder: Sendable {
   /// `replacingExistingFile` says so (the default), else the call fails with ``ActionLogError/fileExists(path:)``.
   ///
   /// - Parameters:
+  ///   - fileURL: The log file to create.
   ///   - replacingExistingFile: Whether a file already at `fileURL` is truncated and overwritten. With `false` the
   ///     file is created exclusively (`O_EXCL`): a file that appears between a host's own check and this call is
   ///     never overwritten.
@@ -135,7 +136,7 @@ public final class ActionRecorder: Sendable {
   }
 
   /// The observer that records a store of `reducer`'s type to this recorder's file, for
-  /// ``Store/init(initialState:observers:reducer:withDependencies:)`` next to other observers. One store per
+  /// `Store.init(initialState:observers:reducer:withDependencies:)` next to other observers. One store per
   /// recorder.
   ///
   /// ```swift

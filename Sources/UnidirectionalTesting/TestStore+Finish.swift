@@ -6,7 +6,12 @@ extension TestStore {
 
   /// Waits for every effect to finish, then asserts that nothing was left unasserted.
   ///
-  /// - Parameter timeout: How long to wait for effects running outside the test runtime; ``timeout`` by default.
+  /// - Parameters:
+  ///   - timeout: How long to wait for effects running outside the test runtime; ``timeout`` by default.
+  ///   - fileID: The file failures are reported in (the caller's by default), as Swift Testing names it.
+  ///   - filePath: The same file's full path, as XCTest names it.
+  ///   - line: The line failures are reported at.
+  ///   - column: The column failures are reported at.
   nonisolated(nonsending) public func finish(
     timeout: Duration? = nil,
     fileID: StaticString = #fileID,

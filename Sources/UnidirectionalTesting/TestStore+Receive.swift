@@ -6,7 +6,15 @@ extension TestStore {
 
   /// Asserts that effects fed back `expectedAction` next, and the state it produced.
   ///
-  /// - Parameter timeout: How long to wait for effects running outside the test runtime; ``timeout`` by default.
+  /// - Parameters:
+  ///   - expectedAction: The action the test expects an effect to have fed back next.
+  ///   - timeout: How long to wait for effects running outside the test runtime; ``timeout`` by default.
+  ///   - updateStateToExpectedResult: Changes a copy of the state before the action into the state the test
+  ///     expects after it; nil when the action changes nothing.
+  ///   - fileID: The file failures are reported in (the caller's by default), as Swift Testing names it.
+  ///   - filePath: The same file's full path, as XCTest names it.
+  ///   - line: The line failures are reported at.
+  ///   - column: The column failures are reported at.
   nonisolated(nonsending) public func receive(
     _ expectedAction: Action,
     timeout: Duration? = nil,

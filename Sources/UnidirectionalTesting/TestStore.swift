@@ -18,8 +18,8 @@ import Unidirectional
 /// }
 /// ```
 ///
-/// Effects run on a ``TestRuntime`` owned by the store: each `send`, `receive` and clock `advance` runs them until
-/// they suspend, so the order of actions is exactly the order a live ``Store`` processes them in, and a `receive`
+/// Effects run on a `TestRuntime` owned by the store: each `send`, `receive` and clock `advance` runs them until
+/// they suspend, so the order of actions is exactly the order a live `Store` processes them in, and a `receive`
 /// that cannot be satisfied fails at once instead of hanging.
 public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sendable {
   /// The state as of the last assertion. Inside the closure of `send`, `receive` or `assert` it is still the state
@@ -28,7 +28,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
   /// How strictly the store checks the test.
   public var exhaustivity: Exhaustivity = .on
   /// How long `receive` and `finish` wait for effects that run outside the store's runtime (real I/O, other
-  /// actors). Effects that only wait on a ``TestClock`` never cause a wait.
+  /// actors). Effects that only wait on a `TestClock` never cause a wait.
   public var timeout: Duration = .seconds(1)
 
   /// The store's dependencies. Changing them affects the actions sent from now on and the effects they start;
@@ -78,9 +78,15 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
   /// `@Dependency(\.uuid)` gets the overridden generator).
   ///
   /// - Parameters:
+  ///   - initialState: The state the store starts from.
+  ///   - reducer: The feature under test.
   ///   - prepareDependencies: Overrides for this store. Everything else resolves to test values, and a dependency
   ///     without a safe test value fails the test when used.
   ///   - reporter: Where failures go; the running XCTest or Swift Testing test by default.
+  ///   - fileID: The file failures are reported in (the caller's by default), as Swift Testing names it.
+  ///   - filePath: The same file's full path, as XCTest names it.
+  ///   - line: The line failures are reported at.
+  ///   - column: The column failures are reported at.
   public init<R: Reducer<State, Action>>(
     initialState: @autoclosure () -> State,
     @ReducerBuilder<State, Action> reducer: () -> R,

@@ -22,7 +22,7 @@ public struct TestStoreTask: Sendable {
   }
 
   /// Waits until the effects have finished, failing the test if they have not after `timeout` (the store's
-  /// timeout by default) or if they wait on a ``TestClock`` that nobody will advance.
+  /// timeout by default) or if they wait on a `TestClock` that nobody will advance.
   nonisolated(nonsending) public func finish(
     timeout: Duration? = nil,
     fileID: StaticString = #fileID,

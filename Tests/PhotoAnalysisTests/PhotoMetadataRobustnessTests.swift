@@ -223,7 +223,7 @@ final class PhotoMetadataRobustnessTests: XCTestCase {
 
   func testChunkHeadersAfterTheImageDataAreWalkedABoundedNumberOfTimes() throws {
     var png = PhotoFixtures.png(exif: nil).dropLast(12)  // up to its IDAT, without IEND
-    for _ in 0..<(65_536 + 10) { png += PhotoFixtures.chunk("tEXt", []) }  // README: at most 65,536 headers
+    for _ in 0..<(65_536 + 10) { png += PhotoFixtures.chunk("tEXt", []) }  // the article: at most 65,536 headers
     png += PhotoFixtures.chunk("eXIf", TIFFBuilder(order: .bigEndian, ifd0: [.short(0x0112, 3)]).bytes)
     let metadata = try PhotoMetadataReader.read(Array(png))
     XCTAssertFalse(metadata.hasExif, "an eXIf past the bound is not looked for")

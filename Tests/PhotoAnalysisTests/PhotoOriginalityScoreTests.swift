@@ -1,7 +1,8 @@
 import PhotoAnalysis
 import XCTest
 
-/// The score table of the README, rule by rule.
+/// The score table of the "Photo analysis" article (Sources/PhotoAnalysis/PhotoAnalysis.docc/PhotoAnalysisGuide.md),
+/// rule by rule.
 final class PhotoOriginalityScoreTests: XCTestCase {
   private let captured = PhotoDate(year: 2023, month: 5, day: 1, hour: 12)
 

@@ -1,8 +1,10 @@
+// swift-format-ignore-file
 import Testing
 import Unidirectional
 import UnidirectionalTesting
 
-// The README's "Bindings" example, verbatim: if this stops compiling or passing, the README is wrong.
+// The "Bindings" article's example (Sources/Unidirectional/Unidirectional.docc/Bindings.md), verbatim: if this
+// stops compiling or passing, the article is wrong (Scripts/tests/test_doc_snippets.py checks it is the same text).
 @Suite struct ReadmeBindingsExample {
   struct EditTodo: Reducer {
     struct State: Equatable { var title = "", isValid = false, renames = 0 }
@@ -30,10 +32,12 @@ import UnidirectionalTesting
 
   @Test func editingTheTitle() async {
     let store = TestStore(initialState: EditTodo.State()) { EditTodo() }
+    // The same as .send(.binding(.set(\.title, "Milk"))) or .send(.set(\.title, "Milk")):
     await store.send(\.binding.title, "Milk") {
       $0.title = "Milk"
       $0.isValid = true
       $0.renames = 1
     }
+    // From an effect: receive(\.binding.title), receive(\.binding.title, "Milk"), receive(.binding(\.title)), …
   }
 }

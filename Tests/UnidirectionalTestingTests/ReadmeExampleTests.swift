@@ -1,9 +1,11 @@
+// swift-format-ignore-file
 import Testing
 import Unidirectional
 import UnidirectionalTesting
 
-// The README's example, verbatim (inside a suite, so its names don't clash with the other tests' fixtures): if this
-// stops compiling or passing, the README is wrong.
+// The README's example and the "Getting started" article's (Sources/Unidirectional/Unidirectional.docc/
+// GettingStarted.md), verbatim (inside a suite, so its names don't clash with the other tests' fixtures): if this
+// stops compiling or passing, they are wrong (Scripts/tests/test_doc_snippets.py checks they show the same text).
 @Suite struct ReadmeExample {
   struct Counter: Reducer {
     struct State: Equatable { var count = 0; var fact: String? }
@@ -29,14 +31,17 @@ import UnidirectionalTesting
 
   @Test func factArrivesAfterASecond() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Counter.State()) {
-      Counter()
-    } withDependencies: {
-      $0.clock = clock
-    }
+    let store = TestStore(initialState: Counter.State()) { Counter() } withDependencies: { $0.clock = clock }
     await store.send(.incrementTapped) { $0.count = 1 }
     await store.send(.factButtonTapped)
     await clock.advance(by: .seconds(1))
     await store.receive(.factLoaded("1 is a good number")) { $0.fact = "1 is a good number" }
+  }
+
+  @Test func aStoreRunsIt() {
+    let store = Store(initialState: Counter.State()) { Counter() }
+    store.send(.incrementTapped)
+    print(store.count)  // 1
+    #expect(store.count == 1)
   }
 }

@@ -50,7 +50,11 @@ public struct ResumableUploader: Sendable {
 
   /// Uploads `file`, or continues the upload at `resource` (after a pause or from an earlier process).
   ///
-  /// - Parameter events: The upload resource once known, progress, resumptions; never called after this returns.
+  /// - Parameters:
+  ///   - file: The file to upload, with the name the server is told.
+  ///   - resource: An upload the server already has (from `.created(resource)` or an earlier receipt); nil for a
+  ///     new upload.
+  ///   - events: The upload resource once known, progress, resumptions; never called after this returns.
   /// - Throws: ``ResumableUploadError``; `CancellationError` when the task is cancelled (a pause: the server keeps
   ///   what it has, resume with the resource).
   public func upload(

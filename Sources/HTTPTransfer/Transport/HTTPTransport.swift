@@ -3,9 +3,9 @@ import Foundation
 /// The one way this library talks HTTP: every client (image uploads, the resumable uploader, image generation and
 /// its downloads) sends its requests through an `HTTPTransport` configured for it.
 ///
-/// - **Engines**: plain `http://` peers on Linux go through ``SocketHTTPEngine`` (bodies written straight from
+/// - **Engines**: plain `http://` peers on Linux go through `SocketHTTPEngine` (bodies written straight from
 ///   memory and files, no staging; see its notes for why) unless the client asks for ``Engine/urlSession``;
-///   `https`, hosts behind an `http_proxy` and Apple platforms always go through ``URLSessionHTTPEngine``.
+///   `https`, hosts behind an `http_proxy` and Apple platforms always go through `URLSessionHTTPEngine`.
 /// - **Connections**: pooled per transport, or a fresh connection for every request (``Connections``).
 /// - **Redirects** are never followed by URLSession; ``send(_:redirects:progress:informational:)`` follows or refuses
 ///   each one by the request's ``RedirectPolicy``, re-sending the whole body.
@@ -111,8 +111,10 @@ public final class HTTPTransport: Sendable {
 
   /// A transport for `configuration`.
   ///
-  /// - Parameter failure: Words an engine's failure (a `URLError`, a lost connection) for the client, given the
-  ///   server's host and port; ``ImageUploadError/init(_:host:)`` by default. Cancellation is never passed to it.
+  /// - Parameters:
+  ///   - configuration: The engine, timeouts, user agent and secret redactor to use.
+  ///   - failure: Words an engine's failure (a `URLError`, a lost connection) for the client, given the
+  ///     server's host and port; ``ImageUploadError/init(_:host:)`` by default. Cancellation is never passed to it.
   public init(
     _ configuration: Configuration,
     failure: @escaping @Sendable (_ error: any Error, _ host: String) -> any Error = { ImageUploadError($0, host: $1) }
@@ -133,6 +135,8 @@ public final class HTTPTransport: Sendable {
   /// Sends `request` and returns the final response, following the redirects `redirects` allows.
   ///
   /// - Parameters:
+  ///   - request: The method, URL, headers and body to send.
+  ///   - redirects: Which redirects to follow (see ``RedirectPolicy``).
   ///   - progress: Body bytes sent by the request in flight; they restart at 0 when a redirect re-sends the body.
   ///   - informational: Each 1xx response as it arrives (a `104` naming a resumable upload).
   /// - Throws: `failure`'s errors, ``ImageUploadError/redirectRefused(status:from:to:reason:)`` for a redirect the

@@ -51,7 +51,9 @@ public struct RetryPolicy: Hashable, Sendable, CustomStringConvertible {
 
   /// The wait after failed attempt `attempt` (1-based): `jitter × min(initialBackoff × 2^(attempt − 1), maxBackoff)`.
   ///
-  /// - Parameter jitter: A number in `0…1` (clamped), random in live use ("full jitter").
+  /// - Parameters:
+  ///   - attempt: The number of the attempt that failed, from 1.
+  ///   - jitter: A number in `0…1` (clamped), random in live use ("full jitter").
   public func backoff(afterAttempt attempt: Int, jitter: Double) -> Duration {
     let exponent = min(max(attempt - 1, 0), 62)
     let cap = min(Self.scaled(initialBackoff, by: Double(UInt64(1) << UInt64(exponent))), maxBackoff)
@@ -64,6 +66,7 @@ public struct RetryPolicy: Hashable, Sendable, CustomStringConvertible {
   /// The clock is read only after a failure, so a request that succeeds at once never touches it.
   ///
   /// - Parameters:
+  ///   - clock: The clock the backoffs sleep on (the injected `\.clock` in features, a test clock in tests).
   ///   - jitter: Draws the jitter for each backoff (`0…1`); random by default, fixed in tests.
   ///   - isRetryable: Which failures may be retried; ``ImageUploadError/isRetryable`` by default.
   ///   - operation: One attempt; gets the attempt's number, from 1.

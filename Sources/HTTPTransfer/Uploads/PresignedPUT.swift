@@ -29,7 +29,11 @@ public struct PresignedPUT: Sendable {
 
   /// Sends the `size`-byte file at `file`.
   ///
-  /// - Parameter progress: Body bytes sent, at most once per percent; back to 0 when a redirect re-sends the file.
+  /// - Parameters:
+  ///   - file: The file to send.
+  ///   - size: Its size in bytes, as signed.
+  ///   - transport: The transport to send it through.
+  ///   - progress: Body bytes sent, at most once per percent; back to 0 when a redirect re-sends the file.
   /// - Throws: ``ImageUploadError``: `storageRejected`, `incompleteUpload`, the transport's failures.
   public func send(
     fileAt file: URL, size: Int64, through transport: HTTPTransport, progress: (@Sendable (Int64) -> Void)? = nil

@@ -15,7 +15,7 @@ extension Clock where Duration == Swift.Duration {
   }
 }
 
-/// The ticks of ``Clock/timer(interval:tolerance:)``: `Void` elements, one per interval, until cancelled.
+/// The ticks of `Clock.timer(interval:tolerance:)`: `Void` elements, one per interval, until cancelled.
 public struct ClockTimer: AsyncSequence, Sendable {
   public typealias Element = Void
 

@@ -50,7 +50,7 @@ extension Reducer {
   }
 }
 
-/// The reducer made by ``Reducer/forEach(_:action:element:fileID:line:)``.
+/// The reducer made by `Reducer.forEach(_:action:element:fileID:line:)`.
 public struct ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element: Reducer>: Reducer {
   let parent: Parent
   let element: Element

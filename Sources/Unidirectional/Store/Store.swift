@@ -91,7 +91,7 @@ public final class Store<State, Action: Sendable>: @unchecked Sendable {
   }
 
   /// Reads a value from the current state. Inside observation tracking it registers that field only: the
-  /// observer is told when it changes (see ``ObservedField`` for what counts as a change).
+  /// observer is told when it changes (see `ObservedField` for what counts as a change).
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
     let value = core.withState { $0[keyPath: keyPath] }
     observe(keyPath, value)

@@ -1,12 +1,13 @@
+// swift-format-ignore-file
 import Features
 import Foundation
 import Testing
 import Unidirectional
-import UnidirectionalActionLog
 import UnidirectionalTesting
 
-/// The README's "Composing features", "Navigation" and "Action logs" snippets, kept compiling and passing here (inside a suite so
-/// their names don't clash with the real features).
+/// The "Composing features" and "Navigation" articles' snippets (Sources/Unidirectional/Unidirectional.docc/), kept
+/// compiling and passing here, verbatim (Scripts/tests/test_doc_snippets.py checks it; inside a suite so their names
+/// don't clash with the real features).
 @Suite struct ReadmeSnippets {
   public struct ArchiveFeature: Reducer {
     public struct State: Equatable, Sendable {
@@ -102,35 +103,5 @@ import UnidirectionalTesting
   @Test func theParentKeepsTheIDsItsChildDelegates() async {
     let store = TestStore(initialState: ArchiveFeature.State()) { ArchiveFeature() }
     await store.send(.upload(.delegate(.uploadCompleted(["m1", "m2"])))) { $0.mediaIDs = ["m1", "m2"] }
-  }
-
-  struct Feature: Reducer {
-    struct State: Codable, Equatable, Sendable { var count = 0 }
-    enum Action: Codable, Equatable, Sendable { case increment }
-    func reduce(into state: inout State, action: Action) -> Effect<Action> {
-      state.count += 1
-      return .none
-    }
-  }
-
-  @Test func aRecordedLogReplaysToTheSameStates() async throws {
-    let logURL = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString).jsonl")
-    defer { try? FileManager.default.removeItem(at: logURL) }
-    try await withDependencies {
-      $0.clock = ImmediateClock()
-    } operation: {
-      let recorder = try ActionRecorder(fileURL: logURL)
-      let store = Store(initialState: Feature.State(), recordingTo: recorder) { Feature() }
-      store.send(.increment)
-      store.send(.increment)
-      try await recorder.close()
-    }
-
-    let replay = try ActionLogReplay(contentsOf: logURL, reducer: Feature())
-    var counts: [Int] = []
-    while let step = try replay.next() { counts.append(step.state.count) }
-    let expected: [Int] = [1, 2]
-    #expect(counts == expected)
-    #expect(replay.firstDivergence == nil)
   }
 }

@@ -1,9 +1,11 @@
+// swift-format-ignore-file
 import Features
 import Foundation
 import Testing
 
-/// The README's "Resumable uploads" snippet, kept compiling: against a server that is not there it fails with a
-/// typed error instead of hanging or trapping.
+/// The "Transfers" article's resumable-upload snippet (Sources/HTTPTransfer/HTTPTransfer.docc/Transfers.md),
+/// verbatim (Scripts/tests/test_doc_snippets.py checks it): against a server that is not there it fails with a typed
+/// error instead of hanging or trapping.
 @Suite struct ResumableReadmeSnippet {
   @Test func theSnippetCompilesAndFailsCleanlyWithoutAServer() async throws {
     let api = URL(string: "http://127.0.0.1:9")!  // the discard port: nothing listens there
@@ -12,12 +14,15 @@ import Testing
     try Data("scan".utf8).write(to: scan)
     defer { try? FileManager.default.removeItem(at: scan) }
 
-    let uploader = ResumableUploader(
-      configuration: ResumableUploadConfiguration(endpoint: api.appendingPathComponent("resumable-uploads"), token: token))
     await #expect(throws: ResumableUploadError.transfer(.cannotConnect(host: "127.0.0.1:9"))) {
-      _ = try await uploader.upload(ResumableUploadFile(url: scan, filename: "scan.usdz")) { event in
-        print(event)  // .created(resource), .progress(…), .resuming(offset:attempt:), or .plainUpload
+      let uploader = ResumableUploader(
+        configuration: ResumableUploadConfiguration(endpoint: api.appendingPathComponent("resumable-uploads"), token: token))
+      let receipt = try await uploader.upload(ResumableUploadFile(url: scan, filename: "scan.usdz")) { event in
+        print(event)   // .created(resource), .progress(…), .resuming(offset:attempt:), or .plainUpload
       }
+      // Pausing is cancelling the task; resuming is `uploader.upload(file, resuming: resource)`;
+      // `uploader.cancel(resource)` deletes the upload on the server.
+      print(receipt)
     }
   }
 }

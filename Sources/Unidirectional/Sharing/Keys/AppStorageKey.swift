@@ -80,7 +80,7 @@ extension SharedReaderKey {
   where Value.RawValue == String, Self == AppStorageKey<Value?> { AppStorageKey(key, store, .optional(.rawValue())) }
 }
 
-/// The key of ``SharedReaderKey/appStorage(_:store:)-…``.
+/// The key of `SharedReaderKey.appStorage(_:store:)`.
 public struct AppStorageKey<Value: Sendable>: SharedKey, CustomStringConvertible {
   private let key: String
   private let store: StoreBox<Value>

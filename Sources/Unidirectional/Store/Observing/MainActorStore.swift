@@ -86,7 +86,7 @@ public final class MainActorStore<State, Action: Sendable> {
     self[dynamicMember: keyPath]
   }
 
-  /// The facade of a child store (see ``Store/scope(state:action:fileID:line:column:)-…``).
+  /// The facade of a child store (see `Store.scope(state:action:fileID:line:column:)`).
   public func scope<ChildState, ChildAction>(
     state toChildState: KeyPath<State, ChildState> & Sendable,
     action embed: @escaping @Sendable (ChildAction) -> Action,

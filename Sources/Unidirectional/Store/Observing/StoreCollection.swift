@@ -37,7 +37,7 @@ extension Store {
     return StoreCollection(snapshot: elements.elements, ids: elements.ids, source: cache, parent: self)
   }
 
-  /// ``scope(state:action:)-…`` for a case path made straight from a labelled case (`CasePath(Action.row)` of
+  /// `scope(state:action:)` for a case path made straight from a labelled case (`CasePath(Action.row)` of
   /// `case row(id:action:)`), whose value is an unlabelled `(ID, Action)`.
   public func scope<ID: Hashable & Sendable, ElementState, ElementAction>(
     state toElements: KeyPath<State, IdentifiedArray<ID, ElementState>> & Sendable,
@@ -52,7 +52,7 @@ extension Store {
 }
 
 /// The row stores of a scoped identified collection, in the order of the ids when it was read. See
-/// ``Store/scope(state:action:)-…``.
+/// `Store.scope(state:action:)`.
 public struct StoreCollection<ID: Hashable & Sendable, ElementState, ElementAction: Sendable>: RandomAccessCollection {
   /// The ids of the elements, in order, when the collection was read.
   public let ids: [ID]
