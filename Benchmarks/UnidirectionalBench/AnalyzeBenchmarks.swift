@@ -18,7 +18,8 @@ enum AnalyzeBenchmarks {
     defer { try? FileManager.default.removeItem(at: folder) }
     do {
       let photos = try makeCopies(in: folder.appendingPathComponent("small"), count: fileCount, padTo: nil)
-      let large = try makeCopies(in: folder.appendingPathComponent("large"), count: largeFileCount, padTo: largeFileSize)
+      let large = try makeCopies(
+        in: folder.appendingPathComponent("large"), count: largeFileCount, padTo: largeFileSize)
       return try measure(photos: photos, large: large, rounds: rounds)
     } catch {
       FileHandle.standardError.write(Data("analyze benchmark skipped: \(error)\n".utf8))
@@ -94,7 +95,8 @@ enum AnalyzeBenchmarks {
     let candidates = ["/usr/bin/exiftool", "/usr/local/bin/exiftool"]
     guard let exiftool = candidates.first(where: FileManager.default.isExecutableFile(atPath:)) else {
       FileHandle.standardError.write(
-        Data("analyze benchmark: exiftool is not installed (apt install libimage-exiftool-perl); no context row\n".utf8))
+        Data("analyze benchmark: exiftool is not installed (apt install libimage-exiftool-perl); no context row\n".utf8)
+      )
       return nil
     }
     var times: [Double] = []

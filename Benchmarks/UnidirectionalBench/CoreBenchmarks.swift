@@ -231,5 +231,4 @@ enum CoreBenchmarks {
   }
 }
 
-
 import Foundation

@@ -54,7 +54,11 @@ enum ObservationBenchmarks {
 
     /// Registers again every observer that was told of a change since the last call.
     func renderTold() {
-      for index in told.withLock({ told in defer { told = [] }; return told }) { observe(index) }
+      let toldSinceLastRender = told.withLock { told in
+        defer { told = [] }
+        return told
+      }
+      for index in toldSinceLastRender { observe(index) }
     }
 
     private func observe(_ index: Int) {

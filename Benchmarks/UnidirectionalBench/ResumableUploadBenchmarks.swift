@@ -81,7 +81,8 @@ enum ResumableUploadBenchmarks {
         nsPerOp: median(resumableTimes), baselineName: "plain PUT 200 MB, same client and server",
         baselineNsPerOp: median(plainTimes), target: "≤ 1.10×"),
       BenchmarkResult(
-        name: "resumable upload 200 MB, connection dropped at 50%: bytes the server received", nsPerOp: median(received),
+        name: "resumable upload 200 MB, connection dropped at 50%: bytes the server received",
+        nsPerOp: median(received),
         baselineName: "file size", baselineNsPerOp: size, target: "≤ 1.10×"),
       BenchmarkResult(
         name: "resumable upload 200 MB, connection dropped at 50%: bytes the client handed to the network",
@@ -107,7 +108,8 @@ enum ResumableUploadBenchmarks {
   /// Nanoseconds `curl -T` takes to PUT `file` to `url` (curl's own transfer time); the token goes on stdin.
   private static func curlPut(file: URL, to url: URL, token: String) throws -> Double {
     let output = try RunStack.output(
-      of: "curl", ["-s", "-f", "-o", "/dev/null", "-w", "%{time_total}", "-H", "@-", "-T", file.path, url.absoluteString],
+      of: "curl",
+      ["-s", "-f", "-o", "/dev/null", "-w", "%{time_total}", "-H", "@-", "-T", file.path, url.absoluteString],
       input: "Authorization: Bearer \(token)\n")
     guard let seconds = Double(output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
       throw RunStack.Failure("curl printed \(output.debugDescription)")

@@ -41,7 +41,8 @@ final class RunStack {
     .deletingLastPathComponent()
 
   static var python: String {
-    ProcessInfo.processInfo.environment["UNIDIRECTIONAL_PYTHON"] ?? root.appendingPathComponent(".venv/bin/python3").path
+    ProcessInfo.processInfo.environment["UNIDIRECTIONAL_PYTHON"]
+      ?? root.appendingPathComponent(".venv/bin/python3").path
   }
 
   /// Starts `script` (default: this checkout's run_stack.py) with `arguments`; waits for its ready line (it gives up
@@ -85,7 +86,8 @@ final class RunStack {
       "Authorization: AWS4-HMAC-SHA256 Credential=testing/20260101/us-east-1/s3/aws4_request, SignedHeaders=host, "
       + "Signature=0"
     _ = try Self.output(
-      of: "curl", ["-s", "-f", "-o", "/dev/null", "-X", "DELETE", "-H", authorization, "\(s3.absoluteString)/\(bucket)/\(key)"])
+      of: "curl",
+      ["-s", "-f", "-o", "/dev/null", "-X", "DELETE", "-H", authorization, "\(s3.absoluteString)/\(bucket)/\(key)"])
   }
 
   /// Deletes every object under `prefix` (a `--test-hooks` stack lists them).

@@ -15,7 +15,8 @@ enum S3BackendBenchmarks {
   static let fileSize: Int64 = 200_000_000
   /// The last commit whose backend stored uploads on its own disk (override: UNIDIRECTIONAL_LOCAL_DISK_REVISION).
   static let localDiskRevision =
-    ProcessInfo.processInfo.environment["UNIDIRECTIONAL_LOCAL_DISK_REVISION"] ?? "6c931445fd4afed1d2fdd7f40bf839400b5516e6"
+    ProcessInfo.processInfo.environment["UNIDIRECTIONAL_LOCAL_DISK_REVISION"]
+    ?? "6c931445fd4afed1d2fdd7f40bf839400b5516e6"
 
   static func all(arguments: [String], rounds: Int = 5) async -> [BenchmarkResult] {
     guard arguments.contains("--s3-backend") || arguments.contains("--s3-backend-only") else { return [] }
@@ -43,8 +44,11 @@ enum S3BackendBenchmarks {
     let copy = folder.appendingPathComponent("local-disk-backend")
     try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
     _ = try RunStack.output(
-      of: "sh", ["-c", "git -C \"$1\" archive \"$2\" Demos/Backend | tar -x -C \"$3\"", "sh", RunStack.root.path,
-             localDiskRevision, copy.path])
+      of: "sh",
+      [
+        "-c", "git -C \"$1\" archive \"$2\" Demos/Backend | tar -x -C \"$3\"", "sh", RunStack.root.path,
+        localDiskRevision, copy.path,
+      ])
     return try RunStack.start(
       script: copy.appendingPathComponent("Demos/Backend/run_stack.py"),
       arguments: ["--upload-dir", folder.appendingPathComponent("local-uploads").path])

@@ -201,7 +201,8 @@ enum UploadBenchmarks {
       "/usr/bin/env",
       [
         "curl", "-s", "-f", "-o", "/dev/stderr", "-w", "%{time_total}", "-H", "@-",
-        "-F", "file=@\(file.path);filename=bench.usdz;type=model/vnd.usdz+zip", stack.api.absoluteString + "/upload-model",
+        "-F", "file=@\(file.path);filename=bench.usdz;type=model/vnd.usdz+zip",
+        stack.api.absoluteString + "/upload-model",
       ], input: "Authorization: Bearer \(stack.token)\n", captureErrors: true)
     guard let seconds = Double(output.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)),
       let answer = try? JSONDecoder().decode(MultipartAnswer.self, from: Data(output.standardError.utf8))
@@ -252,7 +253,10 @@ enum UploadBenchmarks {
     ).standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
     let seconds = try RunStack.output(
       of: "curl",
-      ["-s", "-f", "-o", "/dev/null", "-w", "%{time_total}", "-X", "PUT", "-H", "Content-Type: image/jpeg", "-T", file.path, url])
+      [
+        "-s", "-f", "-o", "/dev/null", "-w", "%{time_total}", "-X", "PUT", "-H", "Content-Type: image/jpeg", "-T",
+        file.path, url,
+      ])
     guard let value = Double(seconds.trimmingCharacters(in: .whitespacesAndNewlines)) else {
       throw RunStack.Failure("curl printed \(seconds.debugDescription)")
     }
@@ -286,7 +290,6 @@ enum UploadBenchmarks {
     return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
   }
 }
-
 
 extension RunStack {
   /// Removes the file a multipart upload stored (so 100 MB files do not pile up between rounds).

@@ -130,7 +130,9 @@ struct AnalyzeCommand: DemoCommand {
     case .cancelled: object["error"] = ["kind": "cancelled", "message": "cancelled"]
     case .analysing, .analysed: object["error"] = NSNull()
     }
-    let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+    let data =
+      (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+      ?? Data("{}".utf8)
     return String(decoding: data, as: UTF8.self)
   }
 }

@@ -19,7 +19,8 @@ struct CounterCommand: DemoCommand {
     let options: OptionParser
     do {
       options = try OptionParser(
-        arguments, valueOptions: StoreInstruments.valueOptions.union(["--to", "--interval", RecordDestination.valueOption]),
+        arguments,
+        valueOptions: StoreInstruments.valueOptions.union(["--to", "--interval", RecordDestination.valueOption]),
         flagOptions: StoreInstruments.flagOptions.union([RecordDestination.forceFlag]))
       guard options.positional.isEmpty else { throw UsageError("unexpected argument \(options.positional[0])") }
       guard let to = Int(options.values["--to"] ?? "3"), (1...1_000).contains(to) else {

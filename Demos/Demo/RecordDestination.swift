@@ -43,7 +43,8 @@ struct RecordDestination {
       if isFolder.boolValue { throw UsageError("\(Self.valueOption): \(url.path) is a folder, not a file") }
       if !force {
         throw UsageError(
-          "\(Self.valueOption): \(url.path) already exists; pass \(Self.forceFlag) to replace it, or choose another file")
+          "\(Self.valueOption): \(url.path) already exists; pass \(Self.forceFlag) to replace it, or choose another file"
+        )
       }
     }
     let folder = url.deletingLastPathComponent()

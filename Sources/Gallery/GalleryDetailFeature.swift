@@ -89,7 +89,9 @@ public struct GalleryDetailFeature: Reducer {
       let (imageLoader, fileURL) = (imageLoader, state.item.fileURL)
       return .run { send in
         let loaded = try await imageLoader.load([PickedImage(fileURL: fileURL)])
-        guard let image = loaded.first else { throw ImageUploadError.unreadableFile(path: fileURL.path, reason: "empty") }
+        guard let image = loaded.first else {
+          throw ImageUploadError.unreadableFile(path: fileURL.path, reason: "empty")
+        }
         send(.infoLoaded(.success(image)))
       } catch: { error, send in
         send(.infoLoaded(.failure(ImageUploadError(error))))

@@ -46,7 +46,9 @@ extension GalleryFeature {
       case upload(ImageUploadFeature.Action)
 
       /// Embeds and extracts ``upload(_:)``.
-      public static let uploadCase = CasePath(Action.upload) { if case let .upload(action) = $0 { action } else { nil } }
+      public static let uploadCase = CasePath(Action.upload) {
+        if case let .upload(action) = $0 { action } else { nil }
+      }
     }
 
     /// The actions of the "delete?" dialog's buttons (Cancel sends none: it only dismisses).

@@ -30,7 +30,9 @@ extension GalleryFeature {
       case detail(GalleryDetailFeature.Action)
 
       /// Embeds and extracts ``detail(_:)``.
-      public static let detailCase = CasePath(Action.detail) { if case let .detail(action) = $0 { action } else { nil } }
+      public static let detailCase = CasePath(Action.detail) {
+        if case let .detail(action) = $0 { action } else { nil }
+      }
     }
 
     /// The screens.

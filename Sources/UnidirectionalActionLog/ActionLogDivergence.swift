@@ -38,7 +38,9 @@ public struct ActionLogDivergence<Action>: CustomStringConvertible {
         """
     }
     let change = stateDiff.map { "; the action now changes the state:\n\($0)" } ?? "; the action now changes nothing"
-    let recorded = recordedStateDiff.map { "\nthe recorded state (-) and the replayed state (+) after the step:\n\($0)" }
+    let recorded = recordedStateDiff.map {
+      "\nthe recorded state (-) and the replayed state (+) after the step:\n\($0)"
+    }
     return """
       step \(number) (line \(line)): \(describe(action)) — the replayed state differs from the recorded one \
       \(fingerprints)\(change)\(recorded ?? "")

@@ -163,7 +163,11 @@ public final class ActionLogReplay<R: Reducer> where R.State: Codable, R.Action:
     let before = state
     var after = state
     // Effects are dropped: what they fed back is on the following lines.
-    _ = withDependencies { $0 = dependencies } operation: { reducer.reduce(into: &after, action: action) }
+    _ = withDependencies {
+      $0 = dependencies
+    } operation: {
+      reducer.reduce(into: &after, action: action)
+    }
     state = after
     stepCount += 1
 

@@ -85,7 +85,8 @@ public final class ActionRecorder: Sendable {
     self.fingerprints = fingerprints
     self.states = states
     self.flushInterval = flushInterval
-    storage = LockIsolated(Storage(file: try ActionLogFile(url: fileURL, replacing: replacingExistingFile), session: nil))
+    storage = LockIsolated(
+      Storage(file: try ActionLogFile(url: fileURL, replacing: replacingExistingFile), session: nil))
   }
 
   /// Writes every action reduced before this call to the file.

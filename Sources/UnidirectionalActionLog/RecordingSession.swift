@@ -396,4 +396,3 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
     return encodingError
   }
 }
-

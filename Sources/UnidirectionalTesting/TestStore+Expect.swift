@@ -31,7 +31,9 @@ extension TestStore {
     func makeExpected(from start: State) -> State? {
       var expected = start
       do {
-        try Unidirectional.withDependencies { $0 = values } operation: {
+        try Unidirectional.withDependencies {
+          $0 = values
+        } operation: {
           try sharedChanges.asserting { try updateStateToExpectedResult?(&expected) }
         }
       } catch {

@@ -127,7 +127,8 @@ extension TestStore {
     }
     var pending = journal.received
     guard exhaustivity == .on ? !pending.isEmpty : pending.contains(where: { matching($0.action) }) else {
-      report("Expected to receive \(description), but received none: \(failure ?? "no effect is running.")", at: location)
+      report(
+        "Expected to receive \(description), but received none: \(failure ?? "no effect is running.")", at: location)
       return
     }
     if exhaustivity != .on, let index = pending.firstIndex(where: { matching($0.action) }), index > 0 {
@@ -142,7 +143,8 @@ extension TestStore {
         stackIDsFrom: step.stackIDsBefore)
     } else {
       let later = pending.dropFirst().contains { matching($0.action) }
-      report("Received unexpected action\(later ? " before this one" : ""): …\n\n\(mismatch(step.action))", at: location)
+      report(
+        "Received unexpected action\(later ? " before this one" : ""): …\n\n\(mismatch(step.action))", at: location)
       state = step.state
     }
   }

@@ -108,7 +108,11 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     let sharedChanges = SharedChangeTracker()
     dependencies.sharedChangeTracker = sharedChanges
     let values = dependencies.isolated()
-    let (initialState, reducer) = Unidirectional.withDependencies { $0 = values } operation: { (initialState(), reducer()) }
+    let (initialState, reducer) = Unidirectional.withDependencies {
+      $0 = values
+    } operation: {
+      (initialState(), reducer())
+    }
     // The feature runs presented, as in TCA: dismissing it marks the store dismissed.
     let dismissed = LockIsolated(false)
     let skipEffects = LockIsolated<(() -> Void)?>(nil)

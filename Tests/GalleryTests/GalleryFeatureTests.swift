@@ -136,7 +136,8 @@ final class GalleryFeatureTests: XCTestCase {
     await store.send(.path(.element(id: 0, action: .detail(.onAppear))))
     let loaded = UploadFixtures.loaded(PickedImage(fileURL: cat.fileURL))
     await store.receive(.path(.element(id: 0, action: .detail(.infoLoaded(.success(loaded)))))) {
-      $0.path[id: 0, case: GalleryFeature.Path.State.detailCase]?.info = .loaded(contentType: "image/png", byteCount: 100)
+      $0.path[id: 0, case: GalleryFeature.Path.State.detailCase]?.info = .loaded(
+        contentType: "image/png", byteCount: 100)
     }
     XCTAssertEqual(
       store.state.path[id: 0, case: GalleryFeature.Path.State.detailCase]?.info.text, "image/png, 100 bytes")

@@ -20,7 +20,8 @@ final class HTTPLayerTests: XCTestCase {
 
   func testAResponseWithAContentLengthIsCompleteWhenItsBodyIs() throws {
     var parser = HTTPResponseParser(requestMethod: "POST", maxBodyBytes: 100)
-    try parser.consume(Data("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\ncontent-length: 11\r\n\r\n{\"a\":".utf8))
+    try parser.consume(
+      Data("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\ncontent-length: 11\r\n\r\n{\"a\":".utf8))
     XCTAssertEqual(parser.finalHead?.status, 200)
     XCTAssertEqual(parser.finalHead?.headers["Content-Length"], "11", "names are case-insensitive")
     XCTAssertEqual(try parser.body(atEndOfStream: false), .incomplete)
@@ -48,7 +49,8 @@ final class HTTPLayerTests: XCTestCase {
   }
 
   func testAChunkedBodyIsDecodedIncludingExtensionsAndTrailers() throws {
-    let chunked = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4;x=y\r\nWiki\r\n5\r\npedia\r\n0\r\nT: 1\r\n\r\n"
+    let chunked =
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4;x=y\r\nWiki\r\n5\r\npedia\r\n0\r\nT: 1\r\n\r\n"
     XCTAssertEqual(try parse(chunked).1, .complete(Data("Wikipedia".utf8)))
     XCTAssertEqual(try parse(String(chunked.dropLast(2))).1, .incomplete, "the trailer section is not finished")
     XCTAssertThrowsError(try parse(String(chunked.dropLast(2)), atEnd: true), "the stream ended early")
@@ -99,15 +101,18 @@ final class HTTPLayerTests: XCTestCase {
       XCTAssertEqual(next.body.parts, original.body.parts, "the whole body again")
     }
     XCTAssertNil(
-      try RedirectPolicy.sameOrigin.follow(status: 200, location: "/x", after: original, original: original, redirects: 0))
+      try RedirectPolicy.sameOrigin.follow(
+        status: 200, location: "/x", after: original, original: original, redirects: 0))
     XCTAssertNil(
-      try RedirectPolicy.sameOrigin.follow(status: 307, location: nil, after: original, original: original, redirects: 0))
+      try RedirectPolicy.sameOrigin.follow(
+        status: 307, location: nil, after: original, original: original, redirects: 0))
   }
 
   func testTheSameOriginPolicyRefusesAnotherSchemeHostOrPort() {
     let original = request(api)
-    for location in ["http://127.0.0.1:8001/upload-model", "http://localhost:8000/upload-model", "https://127.0.0.1:8000/"]
-    {
+    for location in [
+      "http://127.0.0.1:8001/upload-model", "http://localhost:8000/upload-model", "https://127.0.0.1:8000/",
+    ] {
       XCTAssertThrowsError(
         try RedirectPolicy.sameOrigin.follow(
           status: 307, location: location, after: original, original: original, redirects: 0)
@@ -158,7 +163,8 @@ final class HTTPLayerTests: XCTestCase {
       }
     }
     XCTAssertThrowsError(
-      try RedirectPolicy.anyOrigin.follow(status: 308, location: "/x", after: original, original: original, redirects: 5)
+      try RedirectPolicy.anyOrigin.follow(
+        status: 308, location: "/x", after: original, original: original, redirects: 5)
     ) {
       XCTAssertEqual(
         $0 as? ImageUploadError,
@@ -190,7 +196,8 @@ final class HTTPLayerTests: XCTestCase {
     XCTAssertEqual(redactor.redact("a \(token) b"), "a <redacted> b")
     XCTAssertEqual(redactor.redact("q=tok%2Fen%2Bwith%3Dspecial"), "q=<redacted>", "percent-encoded")
     XCTAssertEqual(redactor.redact(#"{"t":"tok\/en+with=special"}"#), #"{"t":"<redacted>"}"#, "JSON-escaped")
-    XCTAssertEqual(redactor.serverText("tok\u{7}/en+with=special\u{1B}"), "<redacted>", "a control character hides nothing")
+    XCTAssertEqual(
+      redactor.serverText("tok\u{7}/en+with=special\u{1B}"), "<redacted>", "a control character hides nothing")
     let long = String(repeating: "x", count: 295) + token
     XCTAssertEqual(redactor.serverText(long), String(repeating: "x", count: 295) + "<reda…")
     XCTAssertEqual(SecretRedactor.none.serverText("  plain  "), "plain")
@@ -206,7 +213,8 @@ final class HTTPLayerTests: XCTestCase {
     XCTAssertEqual(SecretRedactor.minimumLength, 8)
 
     let transport = HTTPTransport(HTTPTransport.Configuration(redactor: BearerToken("x").redactor))
-    XCTAssertEqual(transport.serverMessage(in: Data(#"{"message": "<img src=x alt=\"\">"}"#.utf8)), #"<img src=x alt="">"#)
+    XCTAssertEqual(
+      transport.serverMessage(in: Data(#"{"message": "<img src=x alt=\"\">"}"#.utf8)), #"<img src=x alt="">"#)
     let secret = BearerToken("tok_live_9f8e7d6c").redactor
     XCTAssertEqual(secret.serverText("bad token tok_live_9f8e7d6c"), "bad token <redacted>", "a real token still is")
   }
@@ -218,7 +226,8 @@ final class HTTPLayerTests: XCTestCase {
     XCTAssertFalse(
       HTTPTransport.proxyApplies(to: "127.0.0.1", environment: proxied.merging(["NO_PROXY": "127.0.0.1"]) { $1 }))
     XCTAssertFalse(
-      HTTPTransport.proxyApplies(to: "a.lan.example", environment: proxied.merging(["no_proxy": ".lan.example"]) { $1 }))
+      HTTPTransport.proxyApplies(to: "a.lan.example", environment: proxied.merging(["no_proxy": ".lan.example"]) { $1 })
+    )
     XCTAssertFalse(HTTPTransport.proxyApplies(to: "x", environment: ["ALL_PROXY": "p", "no_proxy": "*"]))
     XCTAssertFalse(HTTPTransport.proxyApplies(to: "x", environment: ["http_proxy": " "]))
   }

@@ -60,7 +60,8 @@ final class ResumableUploadFieldsTests: XCTestCase {
       endpoint: URL(string: "http://api.example:8000/resumable-uploads")!, token: BearerToken("secret"),
       additionalHeaders: ["X-Test-Drop-After": "10"])
     let uploader = ResumableUploader(configuration: configuration)
-    var sameOrigin = HTTPTransferRequest(method: "HEAD", url: URL(string: "http://API.example:8000/resumable-uploads/abc")!)
+    var sameOrigin = HTTPTransferRequest(
+      method: "HEAD", url: URL(string: "http://API.example:8000/resumable-uploads/abc")!)
     uploader.authorize(&sameOrigin)
     XCTAssertEqual(sameOrigin.header("Authorization"), "Bearer secret")
     XCTAssertEqual(sameOrigin.header("X-Test-Drop-After"), "10")

@@ -64,7 +64,8 @@ final class RetryPolicyTests: XCTestCase {
     let clock = TestClock()
     let runtime = TestRuntime()
     let attempts = Recorder<Int>()
-    let task = start(.standard, clock: clock, runtime: runtime, failures: [slowDown, .connectionLost(host: "s3")],
+    let task = start(
+      .standard, clock: clock, runtime: runtime, failures: [slowDown, .connectionLost(host: "s3")],
       attempts: attempts)
     runtime.runUntilIdle()
     XCTAssertEqual(attempts.values, [1])

@@ -54,7 +54,8 @@ final class UploadClientPartsTests: XCTestCase {
     XCTAssertEqual(form.requestContentType, "multipart/form-data; boundary=XYZ")
 
     XCTAssertThrowsError(
-      try form.body(for: folder.appendingPathComponent("missing"), size: 10).write(to: folder.appendingPathComponent("b2"))
+      try form.body(for: folder.appendingPathComponent("missing"), size: 10).write(
+        to: folder.appendingPathComponent("b2"))
     ) {
       XCTAssertEqual(
         $0 as? ImageUploadError,

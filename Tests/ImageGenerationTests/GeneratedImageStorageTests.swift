@@ -44,7 +44,8 @@ final class GeneratedImageStorageTests: XCTestCase {
       XCTFail("expected folderUnavailable")
     } catch {
       XCTAssertEqual(
-        error as? ImageSaveError, .folderUnavailable(path: blocker.path, reason: "\(blocker.path) is a file, not a folder"))
+        error as? ImageSaveError,
+        .folderUnavailable(path: blocker.path, reason: "\(blocker.path) is a file, not a folder"))
     }
   }
 }

@@ -17,7 +17,8 @@ final class PhotoAnalysisInImageUploadTests: XCTestCase {
   private var items: [UploadItem] { loaded.map(UploadItem.init) }
   private var analysing: PhotoAnalysisFeature.State {
     PhotoAnalysisFeature.State(
-      photos: IdentifiedArrayOf(picked.enumerated().map { PhotoAnalysisFeature.Photo(id: $0.offset, image: $0.element) }))
+      photos: IdentifiedArrayOf(
+        picked.enumerated().map { PhotoAnalysisFeature.Photo(id: $0.offset, image: $0.element) }))
   }
 
   private func store(clock: TestClock, upload: @escaping @Sendable ([UploadItem]) async throws -> [MediaID])
@@ -124,7 +125,9 @@ final class PhotoAnalysisInImageUploadTests: XCTestCase {
     } withDependencies: {
       $0.clock = ImmediateClock()
     }
-    await store.send(.itemsPicked(picked)) { $0.status = .failure("You can upload at most 1 image at once; you picked 2.") }
+    await store.send(.itemsPicked(picked)) {
+      $0.status = .failure("You can upload at most 1 image at once; you picked 2.")
+    }
     await store.receive(.statusCleared) { $0.status = .idle }
     await store.finish()
   }
@@ -159,7 +162,8 @@ final class PhotoAnalysisInImageUploadTests: XCTestCase {
     XCTAssertEqual(try JSONDecoder().decode(ImageUploadFeature.State.self, from: JSONEncoder().encode(state)), state)
     state.analysis = nil
     let withoutAnalysis = try JSONEncoder().encode(state)
-    XCTAssertFalse(String(decoding: withoutAnalysis, as: UTF8.self).contains("analysis"), "older logs stay as they were")
+    XCTAssertFalse(
+      String(decoding: withoutAnalysis, as: UTF8.self).contains("analysis"), "older logs stay as they were")
     XCTAssertEqual(try JSONDecoder().decode(ImageUploadFeature.State.self, from: withoutAnalysis), state)
   }
 }

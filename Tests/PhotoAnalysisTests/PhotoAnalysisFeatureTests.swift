@@ -122,7 +122,9 @@ final class PhotoAnalysisFeatureTests: XCTestCase {
   func testAResultForAPhotoNoLongerAnalysingChangesNothing() async {
     let image = picked[0]
     let store = TestStore(
-      initialState: PhotoAnalysisFeature.State(photos: [PhotoAnalysisFeature.Photo(id: 0, image: image, status: .cancelled)])
+      initialState: PhotoAnalysisFeature.State(photos: [
+        PhotoAnalysisFeature.Photo(id: 0, image: image, status: .cancelled)
+      ])
     ) { PhotoAnalysisFeature() }
     await store.send(.photoAnalysed(id: 0, .success(.previewEdited)))
     await store.send(.photoAnalysed(id: 7, .success(.previewEdited)))

@@ -102,7 +102,8 @@ struct TIFFBuilder {
       Entry(tag: tag, type: 4, count: values.count, values: values.map { UInt64($0) }, valueSize: 4)
     }
     static func rational(_ tag: Int, _ values: [(UInt32, UInt32)]) -> Entry {
-      Entry(tag: tag, type: 5, count: values.count, values: values.flatMap { [UInt64($0.0), UInt64($0.1)] }, valueSize: 4)
+      Entry(
+        tag: tag, type: 5, count: values.count, values: values.flatMap { [UInt64($0.0), UInt64($0.1)] }, valueSize: 4)
     }
     /// An entry whose count and value/offset field are written as given, pointing wherever the test wants.
     static func raw(_ tag: Int, type: Int, count: Int, valueOrOffset: Int) -> Entry {
@@ -188,7 +189,8 @@ extension PhotoFixtures {
       .raw(0x010F, type: 2, count: 100, valueOrOffset: 0xFFFF_FF00),
       .raw(0x0110, type: 5, count: 0x7FFF_FFFF, valueOrOffset: 8),
     ])
-    let tiff = TIFFBuilder(order: .bigEndian, ifd0: [.long(0x0100, 3_000), .short(0x0101, 2_000), .ascii(0x010F, "Nikon")])
+    let tiff = TIFFBuilder(
+      order: .bigEndian, ifd0: [.long(0x0100, 3_000), .short(0x0101, 2_000), .ascii(0x010F, "Nikon")])
     return [
       ("seed-jpeg-little-endian.jpg", jpeg(exif: full.bytes)),
       ("seed-jpeg-big-endian.jpg", jpeg(exif: bigEndian.bytes, frameMarker: 0xC2)),

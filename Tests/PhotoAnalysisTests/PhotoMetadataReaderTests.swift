@@ -117,7 +117,8 @@ final class PhotoMetadataReaderTests: XCTestCase {
 
   func testPNGeXIfChunk() throws {
     for exifAfterImageData in [false, true] {
-      let png = PhotoFixtures.png(exif: Self.everything.bytes, width: 4_032, height: 3_024, exifAfterImageData: exifAfterImageData)
+      let png = PhotoFixtures.png(
+        exif: Self.everything.bytes, width: 4_032, height: 3_024, exifAfterImageData: exifAfterImageData)
       // Before the image data, where PNG 1.5 asks for it, or after it, where ImageMagick writes it: both are read.
       var expected = Self.everythingExpected
       expected.container = .png
@@ -141,7 +142,8 @@ final class PhotoMetadataReaderTests: XCTestCase {
 
   func testProgressiveAndOtherFrameHeadersGiveThePixelSize() throws {
     for marker: UInt8 in [0xC0, 0xC1, 0xC2, 0xC3, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF] {
-      let metadata = try PhotoMetadataReader.read(PhotoFixtures.jpeg(exif: nil, width: 1_234, height: 567, frameMarker: marker))
+      let metadata = try PhotoMetadataReader.read(
+        PhotoFixtures.jpeg(exif: nil, width: 1_234, height: 567, frameMarker: marker))
       XCTAssertEqual(metadata.pixelWidth, 1_234, String(marker, radix: 16))
       XCTAssertEqual(metadata.pixelHeight, 567, String(marker, radix: 16))
     }
@@ -165,7 +167,8 @@ final class PhotoMetadataReaderTests: XCTestCase {
   func testGPSZeroDenominators() throws {
     func latitude(_ parts: [(UInt32, UInt32)]) throws -> Double? {
       let tiff = TIFFBuilder(
-        ifd0: [], gps: [.ascii(0x0001, "N"), .rational(0x0002, parts), .ascii(0x0003, "E"), .rational(0x0004, [(1, 1)])])
+        ifd0: [],
+        gps: [.ascii(0x0001, "N"), .rational(0x0002, parts), .ascii(0x0003, "E"), .rational(0x0004, [(1, 1)])])
       return try PhotoMetadataReader.read(PhotoFixtures.jpeg(exif: tiff.bytes)).latitude
     }
     XCTAssertEqual(try latitude([(10, 1), (30, 1), (0, 0)]), 10.5, "0/0 seconds: unknown, read as 0")
@@ -177,7 +180,8 @@ final class PhotoMetadataReaderTests: XCTestCase {
 
   func testGPSWithAnUnknownReferenceLetterGivesNoCoordinate() throws {
     let tiff = TIFFBuilder(
-      ifd0: [], gps: [.ascii(0x0001, "X"), .rational(0x0002, [(10, 1)]), .ascii(0x0003, "E"), .rational(0x0004, [(10, 1)])])
+      ifd0: [],
+      gps: [.ascii(0x0001, "X"), .rational(0x0002, [(10, 1)]), .ascii(0x0003, "E"), .rational(0x0004, [(10, 1)])])
     let metadata = try PhotoMetadataReader.read(PhotoFixtures.jpeg(exif: tiff.bytes))
     XCTAssertNil(metadata.latitude)
     XCTAssertEqual(metadata.longitude, 10)
@@ -209,13 +213,15 @@ final class PhotoMetadataReaderTests: XCTestCase {
 
   func testUTF8TextIsKept() throws {
     let tiff = TIFFBuilder(ifd0: [.ascii(0x0131, "Fotos für Mac 9.0 — 写真")])
-    XCTAssertEqual(try PhotoMetadataReader.read(PhotoFixtures.jpeg(exif: tiff.bytes)).software, "Fotos für Mac 9.0 — 写真")
+    XCTAssertEqual(
+      try PhotoMetadataReader.read(PhotoFixtures.jpeg(exif: tiff.bytes)).software, "Fotos für Mac 9.0 — 写真")
   }
 
   func testOrientationOutOfRangeIsAbsent() throws {
     for (value, expected) in [(1, 1), (8, 8), (0, nil), (9, nil), (65_535, nil)] as [(Int, Int?)] {
       let tiff = TIFFBuilder(ifd0: [.short(0x0112, value)])
-      XCTAssertEqual(try PhotoMetadataReader.read(PhotoFixtures.jpeg(exif: tiff.bytes)).orientation, expected, "\(value)")
+      XCTAssertEqual(
+        try PhotoMetadataReader.read(PhotoFixtures.jpeg(exif: tiff.bytes)).orientation, expected, "\(value)")
     }
   }
 
@@ -243,7 +249,8 @@ final class PhotoMetadataReaderTests: XCTestCase {
 
   func testAnXMPSegmentIsNotMistakenForExif() throws {
     var jpeg = PhotoFixtures.jpeg(exif: nil)
-    jpeg.insert(contentsOf: PhotoFixtures.segment(0xE1, Array("http://ns.adobe.com/xap/1.0/\0<x:xmpmeta/>".utf8)), at: 2)
+    jpeg.insert(
+      contentsOf: PhotoFixtures.segment(0xE1, Array("http://ns.adobe.com/xap/1.0/\0<x:xmpmeta/>".utf8)), at: 2)
     XCTAssertFalse(try PhotoMetadataReader.read(jpeg).hasExif)
   }
 

@@ -77,8 +77,9 @@ final class PhotoMetadataReferenceComparisonTests: XCTestCase {
     XCTAssertEqual(gone, [], "listed differences that no longer happen: take them off the list")
     let invalid = references.filter { $0["error"] != nil }.count
     XCTAssertEqual(compared, 15 * (files.count - invalid), "15 fields of every file but those that are no image")
-    print("PhotoMetadataReferenceComparisonTests: \(files.count) files (\(real.count) real), \(compared) fields, "
-      + "\(compared - differences.count) agree with ExifTool, \(differences.count) listed differences")
+    print(
+      "PhotoMetadataReferenceComparisonTests: \(files.count) files (\(real.count) real), \(compared) fields, "
+        + "\(compared - differences.count) agree with ExifTool, \(differences.count) listed differences")
   }
 
   private static func fields(_ metadata: PhotoMetadata) -> [(String, Any?)] {
@@ -102,7 +103,8 @@ final class PhotoMetadataReferenceComparisonTests: XCTestCase {
     switch (ours, reference) {
     case (nil, nil): return true
     case let (ours as Bool, reference as Bool): return ours == reference
-    case let (ours as Int, reference as NSNumber): return ours == reference.intValue && Double(ours) == reference.doubleValue
+    case let (ours as Int, reference as NSNumber):
+      return ours == reference.intValue && Double(ours) == reference.doubleValue
     case let (ours as Double, reference as NSNumber):
       return abs(ours - reference.doubleValue) <= 1e-9 * max(1, abs(reference.doubleValue))
     case let (ours as String, reference as String): return ours == reference

@@ -117,7 +117,8 @@ final class PhotoMetadataRobustnessTests: XCTestCase {
     XCTAssertEqual(
       failure(signature + PhotoFixtures.chunk("tEXt", [1, 2, 3])),
       .metadataExtractionFailed("the PNG does not start with a valid IHDR chunk"))
-    let ihdr = PhotoFixtures.chunk("IHDR", PhotoFixtures.bigEndian32(1) + PhotoFixtures.bigEndian32(1) + [8, 2, 0, 0, 0])
+    let ihdr = PhotoFixtures.chunk(
+      "IHDR", PhotoFixtures.bigEndian32(1) + PhotoFixtures.bigEndian32(1) + [8, 2, 0, 0, 0])
     XCTAssertEqual(
       failure(signature + ihdr + [0xFF, 0xFF, 0xFF, 0xFF] + Array("eXIf".utf8)),
       .metadataExtractionFailed("the PNG chunk at byte 33 declares 4294967295 bytes"))

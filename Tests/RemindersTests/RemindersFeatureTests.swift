@@ -40,7 +40,7 @@ import UnidirectionalTesting
     await store.send(.addTapped) {
       $0.destination = .form(ReminderForm.State(reminder: Reminder(id: UUID(0))))
     }
-    await store.send(.destination(.presented(.form(.binding(.set(\.reminder.title, "   "))))) ) {
+    await store.send(.destination(.presented(.form(.binding(.set(\.reminder.title, "   ")))))) {
       $0.$destination[case: RemindersFeature.Destination.State.formCase]?.reminder.title = "   "
     }
     await store.send(.saveTapped)
@@ -117,7 +117,9 @@ import UnidirectionalTesting
     #expect(saved.map(\.title) == ["Milk"])
 
     // Another screen (a store of its own) made on the same files reads them.
-    let reopened = withDependencies { $0.defaultFileStorage = .inMemory(files) } operation: {
+    let reopened = withDependencies {
+      $0.defaultFileStorage = .inMemory(files)
+    } operation: {
       RemindersFeature.State()
     }
     #expect(reopened.reminders.map(\.title) == ["Milk"])

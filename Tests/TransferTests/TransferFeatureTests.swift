@@ -205,7 +205,8 @@ final class TransferFeatureTests: XCTestCase {
       }
       await store.receive(.transferFailed(failure)) {
         $0.status =
-          attempt < 3 ? .waitingToResume(Fixture.progress(0), reason: failure.description) : .failed(failure.description)
+          attempt < 3
+          ? .waitingToResume(Fixture.progress(0), reason: failure.description) : .failed(failure.description)
       }
     }
     await store.receive(.delegate(.failed(failure)))
@@ -219,7 +220,8 @@ final class TransferFeatureTests: XCTestCase {
     let clock = TestClock()
     let failure = ResumableUploadError.transfer(.httpStatus(503, message: "busy"))
     let store = TestStore(
-      initialState: TransferFeature.State(file: file, fileSize: 100, status: .uploading(Fixture.progress(0)), resource: resource)
+      initialState: TransferFeature.State(
+        file: file, fileSize: 100, status: .uploading(Fixture.progress(0)), resource: resource)
     ) {
       TransferFeature()
     } withDependencies: {
@@ -246,7 +248,8 @@ final class TransferFeatureTests: XCTestCase {
   func testAnUploadTheServerForgotFailsAndCannotBeResumed() async {
     let gone = ResumableUploadError.uploadGone(host: "127.0.0.1:8000")
     let store = TestStore(
-      initialState: TransferFeature.State(file: file, fileSize: 100, status: .paused(Fixture.progress(0)), resource: resource)
+      initialState: TransferFeature.State(
+        file: file, fileSize: 100, status: .paused(Fixture.progress(0)), resource: resource)
     ) {
       TransferFeature()
     } withDependencies: {

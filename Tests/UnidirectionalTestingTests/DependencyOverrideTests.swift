@@ -38,23 +38,26 @@ final class DependencyOverrideTests: XCTestCase {
 
   func testReducerDependencyModifiersWriteBuiltInsWithoutReadingTheirTestDefaults() async {
     let failures = TestFailures()
-    let store = TestStore(initialState: ReadsBuiltIns.State(), reducer: {
-      ReadsBuiltIns()
-        .dependency(\.calendar, Self.calendar)
-        .dependency(\.locale, Self.locale)
-        .dependency(\.timeZone, Self.timeZone)
-        .dependency(\.urlSession, .shared)
-        .dependency(\.uuid, .incrementing)
-        .dependency(\.date, .constant(Date(timeIntervalSince1970: 0)))
-        .dependency(\.clock, ImmediateClock())
-    }, reporter: failures.reporter)
+    let store = TestStore(
+      initialState: ReadsBuiltIns.State(),
+      reducer: {
+        ReadsBuiltIns()
+          .dependency(\.calendar, Self.calendar)
+          .dependency(\.locale, Self.locale)
+          .dependency(\.timeZone, Self.timeZone)
+          .dependency(\.urlSession, .shared)
+          .dependency(\.uuid, .incrementing)
+          .dependency(\.date, .constant(Date(timeIntervalSince1970: 0)))
+          .dependency(\.clock, ImmediateClock())
+      }, reporter: failures.reporter)
     await store.send(.read) { $0.summary = Self.expected }
     XCTAssertEqual(failures.messages, [])
   }
 
   func testTestStoreDependenciesAreWrittenWithoutReadingTheirTestDefaults() async {
     let failures = TestFailures()
-    let store = TestStore(initialState: ReadsBuiltIns.State(), reducer: { ReadsBuiltIns() }, reporter: failures.reporter)
+    let store = TestStore(
+      initialState: ReadsBuiltIns.State(), reducer: { ReadsBuiltIns() }, reporter: failures.reporter)
     store.dependencies.calendar = Self.calendar
     store.dependencies.locale = Self.locale
     store.dependencies.timeZone = Self.timeZone
@@ -92,15 +95,17 @@ final class DependencyOverrideTests: XCTestCase {
 
   func testTheTestStoresWithDependenciesClosureWritesThroughKeyPathsSilently() async {
     let failures = TestFailures()
-    let store = TestStore(initialState: ReadsBuiltIns.State(), reducer: { ReadsBuiltIns() }, withDependencies: {
-      $0[keyPath: \.calendar] = Self.calendar
-      $0[keyPath: \.locale] = Self.locale
-      $0[keyPath: \.timeZone] = Self.timeZone
-      $0[keyPath: \.urlSession] = .shared
-      $0[keyPath: \.uuid] = .incrementing
-      $0[keyPath: \.date] = .constant(Date(timeIntervalSince1970: 0))
-      $0[keyPath: \.clock] = ImmediateClock()
-    }, reporter: failures.reporter)
+    let store = TestStore(
+      initialState: ReadsBuiltIns.State(), reducer: { ReadsBuiltIns() },
+      withDependencies: {
+        $0[keyPath: \.calendar] = Self.calendar
+        $0[keyPath: \.locale] = Self.locale
+        $0[keyPath: \.timeZone] = Self.timeZone
+        $0[keyPath: \.urlSession] = .shared
+        $0[keyPath: \.uuid] = .incrementing
+        $0[keyPath: \.date] = .constant(Date(timeIntervalSince1970: 0))
+        $0[keyPath: \.clock] = ImmediateClock()
+      }, reporter: failures.reporter)
     await store.send(.read) { $0.summary = Self.expected }
     XCTAssertEqual(failures.messages, [])
   }

@@ -53,7 +53,11 @@ private struct FactCounter: Reducer {
   @Test func aFactArrivesAfterASecondOfTestClockTime() async {
     let clock = TestClock()
     let tally = Tally()
-    let store = TestStore(initialState: FactCounter.State()) { FactCounter() } withDependencies: { $0.clock = clock }
+    let store = TestStore(initialState: FactCounter.State()) {
+      FactCounter()
+    } withDependencies: {
+      $0.clock = clock
+    }
     await store.send(.increment) {
       tally.asserted += 1
       $0.count = 1
@@ -70,7 +74,11 @@ private struct FactCounter: Reducer {
 
   @Test func scopedSettingsAndSkippingRunOnTheMainActorToo() async {
     let clock = TestClock()
-    let store = TestStore(initialState: FactCounter.State()) { FactCounter() } withDependencies: { $0.clock = clock }
+    let store = TestStore(initialState: FactCounter.State()) {
+      FactCounter()
+    } withDependencies: {
+      $0.clock = clock
+    }
     let tally = Tally()
     await store.withExhaustivity(.off) {
       await store.send(.factButtonTapped)

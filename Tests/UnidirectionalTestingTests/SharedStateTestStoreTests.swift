@@ -19,7 +19,11 @@ final class SharedStateTestStoreTests: XCTestCase {
         initialState: state, reducer: { SharedFeature() }, withDependencies: { $0.clock = clock },
         reporter: failures.reporter)
     }
-    return TestStore(initialState: state) { SharedFeature() } withDependencies: { $0.clock = clock }
+    return TestStore(initialState: state) {
+      SharedFeature()
+    } withDependencies: {
+      $0.clock = clock
+    }
   }
 
   func testSharing() async {

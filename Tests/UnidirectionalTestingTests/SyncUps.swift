@@ -17,7 +17,9 @@ struct SyncUp: Codable, Equatable, Identifiable, Sendable {
 
   static let mock = SyncUp(
     id: UUID(sequenceNumber: 0xdeadbeef),
-    attendees: [Attendee(id: UUID(sequenceNumber: 0xa1), name: "Blob"), Attendee(id: UUID(sequenceNumber: 0xa2), name: "Blob Jr")],
+    attendees: [
+      Attendee(id: UUID(sequenceNumber: 0xa1), name: "Blob"), Attendee(id: UUID(sequenceNumber: 0xa2), name: "Blob Jr"),
+    ],
     duration: .seconds(60),
     title: "Design")
 }

@@ -72,7 +72,8 @@ final class TestStoreTests: XCTestCase {
     XCTAssertEqual(failures.messages, [])
     XCTAssertEqual(failures.skippedAssertionMessages.count, 1)
     XCTAssertTrue(
-      failures.skippedAssertionMessages[0].contains("1 in-flight effect was skipped, started by:\n  • Counter.Action.startTimer"),
+      failures.skippedAssertionMessages[0].contains(
+        "1 in-flight effect was skipped, started by:\n  • Counter.Action.startTimer"),
       failures.skippedAssertionMessages[0])
   }
 

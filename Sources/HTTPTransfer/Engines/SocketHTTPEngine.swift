@@ -43,7 +43,8 @@
         progress: progress, informational: informational)
       try Task.checkCancellation()
       return try await withTaskCancellationHandler {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPTransferResponse, any Error>) in
+        try await withCheckedThrowingContinuation {
+          (continuation: CheckedContinuation<HTTPTransferResponse, any Error>) in
           let thread = Thread { continuation.resume(with: exchange.run()) }
           thread.name = "Unidirectional.SocketHTTPEngine"
           thread.start()

@@ -53,7 +53,8 @@ extension ResumableUploadRun {
     guard let filename, !filename.isEmpty else { return nil }
     let plain = filename.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F && $0 != "\"" && $0 != "\\" }
     if plain { return "inline; filename=\"\(filename)\"" }
-    var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(0x80)))
+    var allowed = CharacterSet.alphanumerics.intersection(
+      CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(0x80)))
     allowed.insert(charactersIn: "!#$&+-.^_`|~")
     let encoded = filename.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
     return encoded.isEmpty ? nil : "inline; filename*=UTF-8''\(encoded)"

@@ -20,7 +20,9 @@ struct ResumableUploadRun: Sendable {
 
   var configuration: ResumableUploadConfiguration { uploader.configuration }
 
-  init(uploader: ResumableUploader, file: ResumableUploadFile, events: @escaping @Sendable (ResumableUploadEvent) -> Void)
+  init(
+    uploader: ResumableUploader, file: ResumableUploadFile, events: @escaping @Sendable (ResumableUploadEvent) -> Void
+  )
     throws
   {
     self.uploader = uploader
@@ -63,7 +65,9 @@ struct ResumableUploadRun: Sendable {
 
   /// The interop version and limits to use, or nil when the server offers no resumable uploads we can speak.
   private func discover() async throws -> (Int, UploadLimits)? {
-    let ours = configuration.interopVersions.filter { ResumableUploadConfiguration.supportedInteropVersions.contains($0) }
+    let ours = configuration.interopVersions.filter {
+      ResumableUploadConfiguration.supportedInteropVersions.contains($0)
+    }
     var tried: Set<Int> = []
     var next = ours.first
     while let version = next {

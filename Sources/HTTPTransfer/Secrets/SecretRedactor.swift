@@ -48,7 +48,8 @@ public struct SecretRedactor: Sendable, Hashable {
   /// `text` from a server as it may be shown: control characters removed, secrets redacted, whitespace trimmed, at
   /// most `limit` characters (then ending in `…`).
   public func serverText(_ text: String, limit: Int = 300) -> String {
-    let printable = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
+    let printable = String(
+      String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
     let redacted = redact(printable).trimmingCharacters(in: .whitespaces)
     return redacted.count > limit ? String(redacted.prefix(limit)) + "…" : redacted
   }

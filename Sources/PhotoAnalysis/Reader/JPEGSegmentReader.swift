@@ -28,7 +28,9 @@ enum JPEGSegmentReader {
     for _ in 0..<maximumSegments {
       let marker = try window.bytes(at: position, count: 2)
       guard marker.count == 2 else {
-        guard foundFrame else { throw .metadataExtractionFailed("the JPEG ends at byte \(position), before its frame header") }
+        guard foundFrame else {
+          throw .metadataExtractionFailed("the JPEG ends at byte \(position), before its frame header")
+        }
         return segments
       }
       guard marker[marker.startIndex] == 0xFF else {
@@ -56,7 +58,9 @@ enum JPEGSegmentReader {
         break
       }
       guard let length = try window.uint16(at: position + 2) else {
-        guard foundFrame else { throw .metadataExtractionFailed("the JPEG ends inside the segment at byte \(position)") }
+        guard foundFrame else {
+          throw .metadataExtractionFailed("the JPEG ends inside the segment at byte \(position)")
+        }
         return segments
       }
       guard length >= 2 else {

@@ -70,7 +70,8 @@ enum PNGChunkReader {
         }
       } else if type == "eXIf", chunks.exif == nil {
         guard length <= maximumExifBytes else {
-          throw .metadataExtractionFailed("the PNG's eXIf chunk is \(length) bytes, over the \(maximumExifBytes)-byte limit")
+          throw .metadataExtractionFailed(
+            "the PNG's eXIf chunk is \(length) bytes, over the \(maximumExifBytes)-byte limit")
         }
         var exif = try window.bytes(at: position + 8, count: length)
         // Some writers keep JPEG's "Exif\0\0" prefix inside the chunk.

@@ -132,7 +132,8 @@ struct TIFFMetadataReader {
       if byteCount <= 4 {
         valueOffset = position + 8
       } else {
-        guard let pointed = uint32(at: position + 8), pointed >= 0, pointed <= data.count, byteCount <= data.count - pointed
+        guard let pointed = uint32(at: position + 8), pointed >= 0, pointed <= data.count,
+          byteCount <= data.count - pointed
         else { continue }
         valueOffset = pointed
       }

@@ -17,7 +17,11 @@ extension Store {
     var dependencies = DependencyValues.current
     DependencyValues.configuring { prepareDependencies(&dependencies) }
     let values = dependencies.isolated()
-    let (state, reducer) = withDependencies { $0 = values } operation: { (initialState(), reducer()) }
+    let (state, reducer) = withDependencies {
+      $0 = values
+    } operation: {
+      (initialState(), reducer())
+    }
     self.init(
       initialState: state, reducer: reducer, dependencies: values, runtime: nil,
       observer: StoreObserverGroup<State, Action>.combining(observers))

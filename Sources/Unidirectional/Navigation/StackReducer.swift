@@ -112,7 +112,9 @@ public struct StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
     guard ids != mounted else { return destinationEffect.merge(with: baseEffect) }
     state[keyPath: toStackState].mounted = ids
     let remaining = Set(ids)
-    let cancellations = mounted.filter { !remaining.contains($0) }.map { Effect<Base.Action>.cancelScope(namespace($0)) }
+    let cancellations = mounted.filter { !remaining.contains($0) }.map {
+      Effect<Base.Action>.cancelScope(namespace($0))
+    }
     return .merge([destinationEffect, baseEffect] + cancellations)
   }
 
@@ -129,8 +131,8 @@ public struct StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
       destination.dependency(\.dismiss, DismissEffect(kind: .presentation)).reduce(into: &$0, action: action)
     }
     return (effect ?? .none)
-    .map { embed(.element(id: id, action: $0)) }
-    .dismissible { send in send(embed(.popFrom(id: id))) }
-    .scoped(by: namespace(id))
+      .map { embed(.element(id: id, action: $0)) }
+      .dismissible { send in send(embed(.popFrom(id: id))) }
+      .scoped(by: namespace(id))
   }
 }

@@ -22,10 +22,12 @@ final class PersistentReferences: @unchecked Sendable {
     loadsInitialValue: Bool
   ) rethrows -> PersistentReference<Key> {
     let identity = Identity(keyType: ObjectIdentifier(Key.self), id: AnyHashable(key.id))
-    let reference = try existing(identity, as: Key.self) ?? insert(
-      PersistentReference(
-        key: key, initialValue: try initialValue(), save: save, loadsInitialValue: loadsInitialValue),
-      as: identity)
+    let reference =
+      try existing(identity, as: Key.self)
+      ?? insert(
+        PersistentReference(
+          key: key, initialValue: try initialValue(), save: save, loadsInitialValue: loadsInitialValue),
+        as: identity)
     if let save { reference.enableSaving(save) }
     if let tracker = SharedChangeTracker.inCurrentContext { reference.watch(with: tracker) }
     return reference

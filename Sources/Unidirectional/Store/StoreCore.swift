@@ -20,7 +20,6 @@ struct StoreFlags {
   var outerHeld: UnsafeMutablePointer<StoreFlags>?
 }
 
-
 /// The observer of a store without observers: never called.
 final class Unobserved<State, Action: Sendable>: StoreObserver {
   func didReduce(_ action: Action, _ reduction: Reduction, state: ReducedState<State>) {}

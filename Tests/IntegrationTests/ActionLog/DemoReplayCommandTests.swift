@@ -161,11 +161,20 @@ final class DemoReplayCommandTests: XCTestCase {
       return String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
     }
     let logs: [(String, [String], String)] = [
-      ("feature", [try header(["feature": huge])], "demo replay: no replayer for feature \"\\u{1B}[31m\\u{1B}]0;owned\\u{7}AAA"),
+      (
+        "feature", [try header(["feature": huge])],
+        "demo replay: no replayer for feature \"\\u{1B}[31m\\u{1B}]0;owned\\u{7}AAA"
+      ),
       ("format", [try header(["format": huge])], "demo replay: line 1: not a supported action log header: format"),
       ("origin", [recorded[0], try step(["origin": huge])], "demo replay: line 2: corrupt or truncated line:"),
-      ("action", [recorded[0], try step(["action": [huge: [:] as [String: Any]]])], "demo replay: line 2: unknown action"),
-      ("state", [try header(["initialState": ["count": huge]])], "demo replay: line 1: the initial state does not decode"),
+      (
+        "action", [recorded[0], try step(["action": [huge: [:] as [String: Any]]])],
+        "demo replay: line 2: unknown action"
+      ),
+      (
+        "state", [try header(["initialState": ["count": huge]])],
+        "demo replay: line 1: the initial state does not decode"
+      ),
     ]
     for (name, lines, start) in logs {
       let bad = file("bad-\(name).jsonl")

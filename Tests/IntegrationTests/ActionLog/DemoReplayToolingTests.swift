@@ -62,10 +62,12 @@ final class DemoReplayToolingTests: XCTestCase {
     XCTAssertTrue(output.contains("step 0> step 1 · sent · "), output)
     XCTAssertTrue(output.contains("step 1> step 2 · received · "), output)
     XCTAssertTrue(
-      output.contains("step 2> state at step 3 (after TimerCounter.Action.tick):\n  TimerCounter.State(\n    count: 2,"),
+      output.contains(
+        "step 2> state at step 3 (after TimerCounter.Action.tick):\n  TimerCounter.State(\n    count: 2,"),
       output)
     XCTAssertTrue(
-      output.contains("step 3> state at step 1 (after TimerCounter.Action.start):\n  TimerCounter.State(\n    count: 0,"),
+      output.contains(
+        "step 3> state at step 1 (after TimerCounter.Action.start):\n  TimerCounter.State(\n    count: 0,"),
       output)
     XCTAssertTrue(output.contains("step 1> state at step 1 (after TimerCounter.Action.start):"), output)
     XCTAssertTrue(output.contains("step 1> unknown command \"bogus\": Enter, a step number, s or q"), output)

@@ -30,7 +30,8 @@ final class DemoGalleryCommandTests: XCTestCase {
         "the upload went with the sheet: 0 effects left running",
         "done: 1 item left; every effect finished or cancelled",
       ])
-    XCTAssertTrue(result.lines.contains { $0.hasPrefix("list: kite.png (preview-") && $0.contains(", cat.png (preview-") })
+    XCTAssertTrue(
+      result.lines.contains { $0.hasPrefix("list: kite.png (preview-") && $0.contains(", cat.png (preview-") })
     XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("kite.png").path))
   }
 

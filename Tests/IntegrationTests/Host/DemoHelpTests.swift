@@ -23,7 +23,8 @@ final class DemoHelpTests: XCTestCase {
       (
         ["replay", "--help"],
         "usage: demo replay FILE [--verify] [--quiet] [--until N | --export-state N OUT | --step] [--changed-counter]",
-        "--verify"),
+        "--verify"
+      ),
     ]
     for (arguments, usage, option) in cases {
       let result = try DemoProcess.run(arguments, in: folder)

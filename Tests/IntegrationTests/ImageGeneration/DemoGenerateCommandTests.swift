@@ -109,7 +109,8 @@ final class DemoGenerateCommandTests: XCTestCase {
       XCTAssertEqual(result.status, 2, result.output + result.errors)
       XCTAssertTrue(
         result.errors.contains(
-          "demo generate: --out \(out.path): the images could not be saved there: \(blocker.path) is a file, not a folder"),
+          "demo generate: --out \(out.path): the images could not be saved there: \(blocker.path) is a file, not a folder"
+        ),
         result.errors)
       XCTAssertFalse(result.errors.contains("NSCocoaErrorDomain"), result.errors)
       XCTAssertFalse(result.output.contains("generating"), result.output)

@@ -158,7 +158,8 @@ final class ImageUploadRedirectIntegrationTests: BackendStackTestCase {
         error as? ImageUploadError,
         .redirectRefused(
           status: 303, from: UploadIntegrationSupport.hostPort(stack.apiURL),
-          to: UploadIntegrationSupport.hostPort(stack.s3URL), reason: "HTTP 303 would turn the PUT into a GET without the file"))
+          to: UploadIntegrationSupport.hostPort(stack.s3URL),
+          reason: "HTTP 303 would turn the PUT into a GET without the file"))
       XCTAssertEqual(
         "\(error)",
         "\(UploadIntegrationSupport.hostPort(stack.apiURL)) redirected the upload to "

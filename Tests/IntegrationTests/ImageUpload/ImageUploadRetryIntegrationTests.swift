@@ -60,7 +60,8 @@ final class ImageUploadRetryIntegrationTests: BackendStackTestCase {
       XCTAssertEqual(attempts.map(\.outcome), ["slowdown", "slowdown", "forwarded:200"], "\(engine)")
       XCTAssertEqual(attempts.map(\.bytesReceived), [2_500_000, 2_500_000, 2_500_000], "the whole file each time")
       XCTAssertEqual(attempts.map(\.userAgent), Array(repeating: UserAgent.value, count: 3))
-      let stored = try await stack.object(key: "archive/\(try XCTUnwrap(uuids.values.first).uuidString.lowercased()).jpg")
+      let stored = try await stack.object(
+        key: "archive/\(try XCTUnwrap(uuids.values.first).uuidString.lowercased()).jpg")
       XCTAssertEqual(stored.sha256, image.sha256, "\(engine)")
       XCTAssertEqual(stored.size, 2_500_000)
     }
@@ -76,7 +77,8 @@ final class ImageUploadRetryIntegrationTests: BackendStackTestCase {
         _ = try await withDependencies {
           $0.clock = ImmediateClock()
         } operation: {
-          try await PresignedUploader(configuration: configuration).upload([image.item], mediaType: .archive, uuid: .random)
+          try await PresignedUploader(configuration: configuration).upload(
+            [image.item], mediaType: .archive, uuid: .random)
         }
         XCTFail("\(engine): expected the upload to give up")
       } catch {
@@ -100,7 +102,8 @@ final class ImageUploadRetryIntegrationTests: BackendStackTestCase {
       _ = try await withDependencies {
         $0.clock = ImmediateClock()
       } operation: {
-        try await PresignedUploader(configuration: configuration).upload([image.item], mediaType: .archive, uuid: .random)
+        try await PresignedUploader(configuration: configuration).upload(
+          [image.item], mediaType: .archive, uuid: .random)
       }
       XCTFail("expected the upload to give up")
     } catch {
@@ -134,7 +137,8 @@ final class ImageUploadRetryIntegrationTests: BackendStackTestCase {
       let attempts = try await stack.witnessEvents(pathPrefix: "/flaky/\(key)")
       XCTAssertEqual(attempts.map(\.outcome), ["reset", "forwarded:200"], "\(engine)")
       XCTAssertLessThan(attempts[0].bytesReceived, 2_500_000, "the first attempt was cut off mid-file")
-      let stored = try await stack.object(key: "archive/\(try XCTUnwrap(uuids.values.first).uuidString.lowercased()).jpg")
+      let stored = try await stack.object(
+        key: "archive/\(try XCTUnwrap(uuids.values.first).uuidString.lowercased()).jpg")
       XCTAssertEqual(stored.sha256, image.sha256, "\(engine)")
       XCTAssertEqual(progress.values.last, UploadProgress(completedBytes: 2_500_000, totalBytes: 2_500_000))
     }
@@ -149,7 +153,8 @@ final class ImageUploadRetryIntegrationTests: BackendStackTestCase {
         stack, headers: ["X-Test-Fault": "put-fail:0:AccessDenied"], transport: engine)
       // No clock injected: the test value fails the test if the uploader ever backs off.
       do {
-        _ = try await PresignedUploader(configuration: configuration).upload([image.item], mediaType: .archive, uuid: .random)
+        _ = try await PresignedUploader(configuration: configuration).upload(
+          [image.item], mediaType: .archive, uuid: .random)
         XCTFail("expected the 403")
       } catch {
         XCTAssertEqual(

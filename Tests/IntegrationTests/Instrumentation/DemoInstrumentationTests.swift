@@ -24,7 +24,9 @@ final class DemoInstrumentationTests: XCTestCase {
         +   isRunning: true
           )
         """), output)
-    XCTAssertTrue(output.contains("-   count: 2,\n+   count: 3,\n    target: 3,\n-   isRunning: true\n+   isRunning: false\n"), output)
+    XCTAssertTrue(
+      output.contains("-   count: 2,\n+   count: 3,\n    target: 3,\n-   isRunning: true\n+   isRunning: false\n"),
+      output)
     XCTAssertEqual(output.components(separatedBy: "action: TimerCounter.Action.tick\n").count - 1, 3)
     XCTAssertTrue(output.contains("done: counted to 3"), output)
   }

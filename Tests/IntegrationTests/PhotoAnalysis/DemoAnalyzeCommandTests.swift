@@ -71,7 +71,8 @@ final class DemoAnalyzeCommandTests: XCTestCase {
         ["kind": "original", "message": "camera: PENTAX RICOH IMAGING GR"],
       ])
     let empty = try XCTUnwrap(objects.first { ($0["file"] as? String)?.hasSuffix("notjpeg.jpg") == true })
-    XCTAssertEqual(empty["error"] as? [String: String], ["kind": "invalidImage", "message": "Not an image: the file is empty"])
+    XCTAssertEqual(
+      empty["error"] as? [String: String], ["kind": "invalidImage", "message": "Not an image: the file is empty"])
     XCTAssertTrue(empty["score"] is NSNull)
     let notice = try XCTUnwrap(objects.first { ($0["file"] as? String)?.hasSuffix("NOTICE.md") == true })
     XCTAssertEqual((notice["error"] as? [String: String])?["kind"], "invalidImage")
@@ -92,8 +93,11 @@ final class DemoAnalyzeCommandTests: XCTestCase {
     let missing = folder.appendingPathComponent("gone.jpg").path
     let result = try DemoProcess.run(["analyze", missing, photo("noexif.jpg")], in: folder)
     XCTAssertEqual(result.status, 1)
-    XCTAssertTrue(result.output.hasPrefix("\(missing): ✗ Could not read \(missing): No such file or directory\n"), result.output)
-    XCTAssertTrue(result.output.contains("\(photo("noexif.jpg")): originality 30/100\n  image: JPEG 50×50, no EXIF\n"), result.output)
+    XCTAssertTrue(
+      result.output.hasPrefix("\(missing): ✗ Could not read \(missing): No such file or directory\n"), result.output)
+    XCTAssertTrue(
+      result.output.contains("\(photo("noexif.jpg")): originality 30/100\n  image: JPEG 50×50, no EXIF\n"),
+      result.output)
   }
 }
 

@@ -89,7 +89,8 @@ final class ReferenceServer: @unchecked Sendable {
   func stats() async throws -> Stats {
     let session = URLSession(configuration: .ephemeral)
     defer { session.finishTasksAndInvalidate() }
-    let (data, _) = try await session.data(for: URLRequest(url: origin.appendingPathComponent("stats"), timeoutInterval: 10))
+    let (data, _) = try await session.data(
+      for: URLRequest(url: origin.appendingPathComponent("stats"), timeoutInterval: 10))
     return try JSONDecoder().decode(Stats.self, from: data)
   }
 }

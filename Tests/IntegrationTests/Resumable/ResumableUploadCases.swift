@@ -126,7 +126,9 @@ extension ResumableUploadCases {
 
   /// Someone else appends between the client's offset query and its append: the server answers 409 and the
   /// client asks for the offset again instead of guessing. Returns the outcome for the server-specific checks.
-  func runOffsetMismatch(restartWhenGone: Bool = false) async throws -> (Result<ResumableUploadReceipt, any Error>, Peer, URL) {
+  func runOffsetMismatch(restartWhenGone: Bool = false) async throws -> (
+    Result<ResumableUploadReceipt, any Error>, Peer, URL
+  ) {
     let folder = try makeScratchFolder("resumable")
     let file = try TestFile.random(size: fiftyMegabytes, in: folder)
     let peer = try startPeer(folder, PeerOptions(dropAfter: [15_000_000]))
@@ -243,7 +245,8 @@ final class EventRecorder: Sendable {
     let completed = progress.map(\.completedBytes)
     XCTAssertEqual(completed, completed.sorted(), "progress went backwards", file: file, line: line)
     XCTAssertEqual(completed.last, size, file: file, line: line)
-    XCTAssertLessThanOrEqual(completed.count, 101, "at most one report per percent: \(progress.map(\.percent))", file: file, line: line)
+    XCTAssertLessThanOrEqual(
+      completed.count, 101, "at most one report per percent: \(progress.map(\.percent))", file: file, line: line)
   }
 }
 

@@ -41,8 +41,10 @@ final class DemoScanLiveUploadTests: BackendStackTestCase {
     let stack = try Self.backend.stack()
     let trace = folder.appendingPathComponent("live.trace.json")
     let result = try DemoProcess.run(
-      ["--api", stack.apiURL.absoluteString, "--out", folder.appendingPathComponent("o").path, "--print-changes",
-       "--trace", trace.path],
+      [
+        "--api", stack.apiURL.absoluteString, "--out", folder.appendingPathComponent("o").path, "--print-changes",
+        "--trace", trace.path,
+      ],
       in: folder, environment: ["UNIDIRECTIONAL_API_TOKEN": stack.token])
     XCTAssertEqual(result.status, 0, result.output + result.errors)
     XCTAssertTrue(result.output.contains("action: ScanFeature.Action.uploadTapped"), result.output)

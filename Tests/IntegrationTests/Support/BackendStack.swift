@@ -72,7 +72,8 @@ final class BackendStack: @unchecked Sendable {
     environment["no_proxy"] = "127.0.0.1,localhost"
     let (server, line) = try ChildServer.start(
       name: "run_stack.py", executable: TestPython.executable,
-      arguments: [script.path] + (testHooks ? ["--test-hooks"] : []) + (apiPort.map { ["--api-port", String($0)] } ?? [])
+      arguments: [script.path] + (testHooks ? ["--test-hooks"] : [])
+        + (apiPort.map { ["--api-port", String($0)] } ?? [])
         + ["--instances", String(instances)],
       environment: environment, readyTimeout: readyTimeout)
     guard let ready = try? JSONDecoder().decode(ReadyLine.self, from: Data(line.utf8)),

@@ -141,7 +141,8 @@ final class IdentifiedArrayTests: XCTestCase {
       let literal: IdentifiedArrayOf<Item> = [Item(id: 1, name: "first"), Item(id: 1, name: "second")]
       XCTAssertEqual(literal.map(\.name), ["first"])
       var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a"), Item(id: 2, name: "b")]
-      items.replaceSubrange(0..<1, with: [Item(id: 5, name: "e"), Item(id: 2, name: "duplicate"), Item(id: 6, name: "f")])
+      items.replaceSubrange(
+        0..<1, with: [Item(id: 5, name: "e"), Item(id: 2, name: "duplicate"), Item(id: 6, name: "f")])
       XCTAssertEqual(items.ids, [5, 6, 2])
       XCTAssertEqual(items[id: 2]?.name, "b")
       items.insert(contentsOf: [Item(id: 7, name: "g")], at: 0)
@@ -166,7 +167,8 @@ final class IdentifiedArrayTests: XCTestCase {
 
   func testASortTenThousandElementsKeepsEveryLookup() {
     var generator = SeededGenerator(seed: 42)
-    var items = IdentifiedArrayOf((0..<10_000).map { Item(id: $0, name: String(Int.random(in: 0..<1_000, using: &generator))) })
+    var items = IdentifiedArrayOf(
+      (0..<10_000).map { Item(id: $0, name: String(Int.random(in: 0..<1_000, using: &generator))) })
     items.sort { $0.name < $1.name }
     XCTAssertEqual(items.map(\.name), items.map(\.name).sorted())
     for (offset, item) in items.enumerated() where offset % 97 == 0 { XCTAssertEqual(items.index(id: item.id), offset) }

@@ -38,7 +38,9 @@ final class BuiltInDependenciesTests: XCTestCase {
   }
 
   func testLiveValuesAreTheSystems() {
-    withDependencies { $0.context = .live } operation: {
+    withDependencies {
+      $0.context = .live
+    } operation: {
       @Dependency(\.calendar) var calendar
       @Dependency(\.locale) var locale
       @Dependency(\.timeZone) var timeZone
@@ -80,14 +82,20 @@ final class BuiltInDependenciesTests: XCTestCase {
 
   func testOverriddenContinuousClockDrivesTheEffect() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Reader.State()) { Reader() } withDependencies: { $0.continuousClock = clock }
+    let store = TestStore(initialState: Reader.State()) {
+      Reader()
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
     await store.send(.sleepOnContinuousClock)
     await clock.advance(by: .seconds(1))
     await store.receive(.slept)
   }
 
   func testLiveClocksAreTheSystemClocks() {
-    withDependencies { $0.context = .live } operation: {
+    withDependencies {
+      $0.context = .live
+    } operation: {
       @Dependency(\.continuousClock) var continuous
       @Dependency(\.suspendingClock) var suspending
       XCTAssertTrue(continuous is ContinuousClock)
@@ -96,7 +104,9 @@ final class BuiltInDependenciesTests: XCTestCase {
   }
 
   func testDismissAndIsPresentedAtTheRootOfALiveContext() {
-    withDependencies { $0.context = .live } operation: {
+    withDependencies {
+      $0.context = .live
+    } operation: {
       @Dependency(\.isPresented) var isPresented
       XCTAssertFalse(isPresented)
     }

@@ -48,7 +48,11 @@ private struct Poller: Reducer {
 
 final class TaskCancellationTests: XCTestCase {
   private func makeStore(_ clock: TestClock) -> TestStore<Poller.State, Poller.Action> {
-    TestStore(initialState: Poller.State()) { Poller() } withDependencies: { $0.clock = clock }
+    TestStore(initialState: Poller.State()) {
+      Poller()
+    } withDependencies: {
+      $0.clock = clock
+    }
   }
 
   func testAnEffectCancelsAnotherEffectOfItsStoreByID() async {
@@ -85,7 +89,11 @@ final class TaskCancellationTests: XCTestCase {
 
   func testIDsUsedInsideAnElementsEffectsAreNamespacedToThatElement() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Pollers.State()) { Pollers() } withDependencies: { $0.clock = clock }
+    let store = TestStore(initialState: Pollers.State()) {
+      Pollers()
+    } withDependencies: {
+      $0.clock = clock
+    }
     await store.send(.poller(id: 1, action: .start))
     await store.send(.poller(id: 2, action: .start))
     await store.send(.poller(id: 1, action: .stopFromInsideAnEffect))
@@ -98,7 +106,11 @@ final class TaskCancellationTests: XCTestCase {
 
   func testAParentsCancelReachesTheSameIDInEveryElement() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Pollers.State()) { Pollers() } withDependencies: { $0.clock = clock }
+    let store = TestStore(initialState: Pollers.State()) {
+      Pollers()
+    } withDependencies: {
+      $0.clock = clock
+    }
     await store.send(.poller(id: 1, action: .start))
     await store.send(.poller(id: 2, action: .search("kite")))
     await store.send(.stopAll)
@@ -109,7 +121,11 @@ final class TaskCancellationTests: XCTestCase {
 
   func testTaskCancelFromAParentsEffectReachesItsElements() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Pollers.State()) { Pollers() } withDependencies: { $0.clock = clock }
+    let store = TestStore(initialState: Pollers.State()) {
+      Pollers()
+    } withDependencies: {
+      $0.clock = clock
+    }
     await store.send(.poller(id: 1, action: .start))
     await store.send(.poller(id: 2, action: .start))
     await store.send(.stopAllFromAnEffect)
@@ -122,7 +138,9 @@ private struct Pollers: Reducer {
   struct State: Equatable, Sendable {
     var pollers: IdentifiedArray<Int, Poller.State> = [Poller.State(id: 1), Poller.State(id: 2)]
   }
-  enum Action: Equatable, Sendable { case poller(id: Int, action: Poller.Action), removeAll, stopAll, stopAllFromAnEffect }
+  enum Action: Equatable, Sendable {
+    case poller(id: Int, action: Poller.Action), removeAll, stopAll, stopAllFromAnEffect
+  }
   static let pollerCase = CasePath<Action, (id: Int, action: Poller.Action)>(Action.poller) {
     if case let .poller(id, action) = $0 { (id, action) } else { nil }
   }

@@ -91,9 +91,10 @@ final class StoreTracerTests: XCTestCase {
     // Effects: a slice each on their own track; the cancelled one is marked; the one still running is ended at close.
     let effects = events.filter { $0["cat"] as? String == "effect" && $0["ph"] as? String == "X" }
     XCTAssertEqual(effects.compactMap { $0["tid"] as? Int }.sorted(), [1, 2, 3])
-    let byTrack = Dictionary(uniqueKeysWithValues: effects.compactMap { effect in
-      (effect["tid"] as? Int).map { ($0, effect["args"] as? [String: Any] ?? [:]) }
-    })
+    let byTrack = Dictionary(
+      uniqueKeysWithValues: effects.compactMap { effect in
+        (effect["tid"] as? Int).map { ($0, effect["args"] as? [String: Any] ?? [:]) }
+      })
     XCTAssertEqual(byTrack[1]?["startedBy"] as? Int, 1)
     XCTAssertNil(byTrack[1]?["cancelled"])
     XCTAssertEqual(byTrack[2]?["cancelled"] as? Bool, true)
@@ -132,7 +133,8 @@ final class StoreTracerTests: XCTestCase {
     try tracer.close()
     let actions = try Self.events(in: url).filter { $0["cat"] as? String == "action" }
     XCTAssertEqual(
-      actions.compactMap { $0["name"] as? String }, [".transfers(.done)", #".renamed("a \"quoted\" Hub.Action.name\n")"#])
+      actions.compactMap { $0["name"] as? String },
+      [".transfers(.done)", #".renamed("a \"quoted\" Hub.Action.name\n")"#])
     XCTAssertEqual(
       (actions.first?["args"] as? [String: Any])?["action"] as? String, "Hub.Action.transfers(Transfers.Action.done)")
   }
@@ -156,7 +158,9 @@ private struct Hub: Reducer {
   enum Action: Equatable, Sendable {
     case transfers(Transfers.Action)
     case renamed(String)
-    static let transfersCase = CasePath(Action.transfers) { if case let .transfers(action) = $0 { action } else { nil } }
+    static let transfersCase = CasePath(Action.transfers) {
+      if case let .transfers(action) = $0 { action } else { nil }
+    }
   }
   var body: some Reducer<State, Action> {
     Scope(state: \.transfers, action: Action.transfersCase) { Transfers() }

@@ -97,7 +97,11 @@ private struct Closable: Reducer {
     case .closeTapped:
       return .run { _ in await dismiss() }
     case .failThenClose:
-      return .run { _ in throw Failure() } catch: { _, _ in await dismiss() }
+      return .run { _ in
+        throw Failure()
+      } catch: { _, _ in
+        await dismiss()
+      }
     case .onAppear:
       return .run { _ in try await Task.never() }
     }

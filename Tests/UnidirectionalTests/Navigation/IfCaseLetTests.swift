@@ -184,7 +184,9 @@ private struct Identified: Reducer {
 
   var body: some Reducer<State, Action> {
     Reduce { state, action in
-      if case .newChild = action, case let .child(child) = state { state = .child(IdentifiedChild.State(id: child.id + 1)) }
+      if case .newChild = action, case let .child(child) = state {
+        state = .child(IdentifiedChild.State(id: child.id + 1))
+      }
       return .none
     }
     .ifCaseLet(State.childCase, action: Action.childCase) { IdentifiedChild() }

@@ -18,7 +18,9 @@ final class PresentationTests: XCTestCase {
     return store
   }
 
-  private func makeIdentifiedParentStore(_ clock: TestClock) -> TestStore<IdentifiedParent.State, IdentifiedParent.Action> {
+  private func makeIdentifiedParentStore(_ clock: TestClock) -> TestStore<
+    IdentifiedParent.State, IdentifiedParent.Action
+  > {
     TestStore(initialState: IdentifiedParent.State()) {
       IdentifiedParent()
     } withDependencies: {
@@ -59,7 +61,11 @@ final class PresentationTests: XCTestCase {
 
   func testParentDismissalCancelsTheChildsEffects() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Parent.State()) { Parent() } withDependencies: { $0.continuousClock = clock }
+    let store = TestStore(initialState: Parent.State()) {
+      Parent()
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
     await store.send(.presentChild) { $0.child = Child.State() }
     await store.send(.child(.presented(.startTimer)))
     await clock.advance(by: .seconds(2))
@@ -74,7 +80,11 @@ final class PresentationTests: XCTestCase {
 
   func testChildDismissalCancelsTheChildsEffects() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Parent.State()) { Parent() } withDependencies: { $0.continuousClock = clock }
+    let store = TestStore(initialState: Parent.State()) {
+      Parent()
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
     await store.send(.presentChild) { $0.child = Child.State() }
     await store.send(.child(.presented(.startTimer)))
     await clock.advance(by: .seconds(2))
@@ -213,7 +223,9 @@ final class PresentationTests: XCTestCase {
     XCTAssertTrue(
       failures.messages[0].contains("received a presentation action when destination state was absent"),
       failures.messages[0])
-    XCTAssertTrue(failures.messages[0].contains("Parent.Action.child(PresentationAction<Child.Action>.dismiss)"), failures.messages[0])
+    XCTAssertTrue(
+      failures.messages[0].contains("Parent.Action.child(PresentationAction<Child.Action>.dismiss)"),
+      failures.messages[0])
   }
 
   func testChildActionWhileNothingIsPresentedIsARuntimeIssueAndChangesNothing() async {
@@ -434,7 +446,8 @@ final class PresentationTests: XCTestCase {
   // MARK: PresentationState
 
   func testCaseSubscriptChangesThePresentedCaseAndSettingNilDismisses() {
-    var state = PresentationState<Destination.State>(wrappedValue: .child(IdentifiedChild.State(id: UUID(sequenceNumber: 0))))
+    var state = PresentationState<Destination.State>(
+      wrappedValue: .child(IdentifiedChild.State(id: UUID(sequenceNumber: 0))))
     state[case: Destination.State.childCase]?.count += 1
     XCTAssertEqual(state.wrappedValue, .child(IdentifiedChild.State(id: UUID(sequenceNumber: 0), count: 1)))
     state[case: Destination.State.childCase] = nil
@@ -460,7 +473,9 @@ final class PresentationTests: XCTestCase {
     same.wrappedValue?.count = 2
     XCTAssertEqual(presented, same)
     XCTAssertNotEqual(presented, PresentationState(wrappedValue: nil))
-    XCTAssertEqual(customDump(Parent.State(child: Child.State(count: 2))), """
+    XCTAssertEqual(
+      customDump(Parent.State(child: Child.State(count: 2))),
+      """
       Parent.State(
         child: Child.State(
           count: 2
@@ -471,7 +486,8 @@ final class PresentationTests: XCTestCase {
     let data = try JSONEncoder().encode(presented)
     XCTAssertEqual(String(decoding: data, as: UTF8.self), #"{"count":2}"#)
     XCTAssertEqual(try JSONDecoder().decode(PresentationState<Child.State>.self, from: data), presented)
-    XCTAssertEqual(try JSONDecoder().decode(PresentationState<Child.State>.self, from: Data("null".utf8)), .init(wrappedValue: nil))
+    XCTAssertEqual(
+      try JSONDecoder().decode(PresentationState<Child.State>.self, from: Data("null".utf8)), .init(wrappedValue: nil))
   }
 }
 
@@ -571,7 +587,9 @@ private struct IdentifiedChild: Reducer {
     var id: UUID
     var count = 0
   }
-  enum Action: Equatable, Sendable { case closeTapped, incrementTapped, resetIdentity, respondLater, response, startTimer, tick }
+  enum Action: Equatable, Sendable {
+    case closeTapped, incrementTapped, resetIdentity, respondLater, response, startTimer, tick
+  }
   @Dependency(\.continuousClock) var clock
   @Dependency(\.dismiss) var dismiss
   @Dependency(\.uuid) var uuid
@@ -987,10 +1005,14 @@ private struct AlertThenDialog: Reducer {
   enum Choice: Equatable, Sendable { case showAlert, showDialog }
   static let alert = AlertState<Choice>(
     title: "Choose",
-    buttons: [ButtonState(action: .showAlert, label: "Show alert"), ButtonState(action: .showDialog, label: "Show dialog")])
+    buttons: [
+      ButtonState(action: .showAlert, label: "Show alert"), ButtonState(action: .showDialog, label: "Show dialog"),
+    ])
   static let dialog = ConfirmationDialogState<Choice>(
     title: "Choose",
-    buttons: [ButtonState(action: .showAlert, label: "Show alert"), ButtonState(action: .showDialog, label: "Show dialog")])
+    buttons: [
+      ButtonState(action: .showAlert, label: "Show alert"), ButtonState(action: .showDialog, label: "Show dialog"),
+    ])
 
   enum DestinationState: Equatable, Sendable, EphemeralState {
     case alert(AlertState<Choice>)

@@ -16,7 +16,9 @@ final class StackStateTests: XCTestCase {
 
   func testInsideAStoresDependenciesIDsComeFromItsGenerator() {
     let generator = StackElementIDGenerator.incrementing(from: 7)
-    let stack = withDependencies { $0.stackElementID = generator } operation: {
+    let stack = withDependencies {
+      $0.stackElementID = generator
+    } operation: {
       var stack = StackState<String>()
       stack.append("a")
       stack.append("b")
@@ -29,7 +31,9 @@ final class StackStateTests: XCTestCase {
   func testAGeneratorNeverHandsOutAnIDAlreadyOnTheStack() {
     var stack = StackState<String>()
     stack[id: 0] = "pushed by a test"
-    withDependencies { $0.stackElementID = .incrementing() } operation: {
+    withDependencies {
+      $0.stackElementID = .incrementing()
+    } operation: {
       stack.append("next")
     }
     XCTAssertEqual(stack.ids, [0, 1])
@@ -94,7 +98,9 @@ final class StackStateTests: XCTestCase {
 
   func testDumpsLabelEachElementWithItsIDAndCodesOnlyTheElements() throws {
     let stack = StackState(["a", "b"])
-    XCTAssertEqual(customDump(stack), """
+    XCTAssertEqual(
+      customDump(stack),
+      """
       StackState<String>(
         #0: "a",
         #1: "b"

@@ -36,17 +36,28 @@ final class StackTests: XCTestCase {
     await store.receive(.children(.popFrom(id: 1))) { $0.children = StackState() }
     XCTAssertEqual(failures.messages.count, 1)
     XCTAssertTrue(failures.messages[0].contains("Received unexpected action"), failures.messages[0])
-    XCTAssertTrue(failures.messages[0].contains("StackAction<Child.State, Child.Action>.popFrom(id: #1)"), failures.messages[0])
+    XCTAssertTrue(
+      failures.messages[0].contains("StackAction<Child.State, Child.Action>.popFrom(id: #1)"), failures.messages[0])
   }
 
   func testAnIntermediateElementDismissingItselfPopsEverythingAboveIt() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Parent.State()) { Parent() } withDependencies: { $0.clock = clock }
-    await store.send(.children(.push(id: 0, state: Child.State(count: 2)))) { $0.children[id: 0] = Child.State(count: 2) }
+    let store = TestStore(initialState: Parent.State()) {
+      Parent()
+    } withDependencies: {
+      $0.clock = clock
+    }
+    await store.send(.children(.push(id: 0, state: Child.State(count: 2)))) {
+      $0.children[id: 0] = Child.State(count: 2)
+    }
     await store.send(.children(.element(id: 0, action: .dismissLater)))
-    await store.send(.children(.push(id: 1, state: Child.State(count: 1)))) { $0.children[id: 1] = Child.State(count: 1) }
+    await store.send(.children(.push(id: 1, state: Child.State(count: 1)))) {
+      $0.children[id: 1] = Child.State(count: 1)
+    }
     await store.send(.children(.element(id: 1, action: .dismissLater)))
-    await store.send(.children(.push(id: 2, state: Child.State(count: 2)))) { $0.children[id: 2] = Child.State(count: 2) }
+    await store.send(.children(.push(id: 2, state: Child.State(count: 2)))) {
+      $0.children[id: 2] = Child.State(count: 2)
+    }
     await store.send(.children(.element(id: 2, action: .dismissLater)))
 
     await clock.advance(by: .seconds(1))
@@ -110,7 +121,8 @@ final class StackTests: XCTestCase {
   func testEffectsOfAnElementStillOnTheStackReachItAfterAnotherIsRemoved() async {
     let clock = TestClock()
     let store = TestStore(
-      initialState: EnumParent.State(path: StackState([.child1(Child.State(count: 1)), .child2(Child.State(count: 2))]))
+      initialState: EnumParent.State(
+        path: StackState([.child1(Child.State(count: 1)), .child2(Child.State(count: 2))]))
     ) {
       EnumParent()
     } withDependencies: {
@@ -201,7 +213,8 @@ final class StackTests: XCTestCase {
     let store = TestStore(initialState: Parent.State(), reducer: { Parent() }, reporter: failures.reporter)
     await store.send(.children(.push(id: 1, state: Child.State()))) { $0.children[id: 1] = Child.State() }
     XCTAssertEqual(failures.messages.count, 1)
-    XCTAssertTrue(failures.messages[0].contains("unexpected id: #1, where the store's next stack id is #0"), failures.messages[0])
+    XCTAssertTrue(
+      failures.messages[0].contains("unexpected id: #1, where the store's next stack id is #0"), failures.messages[0])
   }
 
   func testAnAssertionWithTheWrongIDIsAMismatchNamingBothIDs() async {

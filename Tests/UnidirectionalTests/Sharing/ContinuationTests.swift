@@ -31,7 +31,9 @@ import Testing
       #expect($value.saveError == nil)
     }
     #expect(
-      issues.value == ["DontResumeSaveContinuationKey() dropped its continuation without resuming it: treated as no value."])
+      issues.value == [
+        "DontResumeSaveContinuationKey() dropped its continuation without resuming it: treated as no value."
+      ])
   }
 
   @Test func aContinuationResumedTwiceIsReportedAndTheSecondResultIgnored() {

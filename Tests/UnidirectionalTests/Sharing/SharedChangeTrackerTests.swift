@@ -179,6 +179,10 @@ import Testing
 extension SharedChangeTracker {
   /// Runs `body` as a `TestStore` runs its reducer and effects: the shared values it changes are recorded.
   func track<R>(_ body: () throws -> R) rethrows -> R {
-    try withDependencies { $0.sharedChangeTracker = self } operation: { try body() }
+    try withDependencies {
+      $0.sharedChangeTracker = self
+    } operation: {
+      try body()
+    }
   }
 }

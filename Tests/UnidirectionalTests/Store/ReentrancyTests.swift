@@ -22,7 +22,9 @@ final class ReentrancyTests: XCTestCase {
 
   func testADependencyThatCallsBackSynchronouslyIntoTheStoreDoesNotDeadlock() async throws {
     let subject = Subject<Int>()
-    let store = Store(initialState: Log.State()) { Log(relay: Relay()) } withDependencies: {
+    let store = Store(initialState: Log.State()) {
+      Log(relay: Relay())
+    } withDependencies: {
       $0.subject = subject
     }
     subject.subscribe { value in store.send(.received(value)) }
@@ -48,7 +50,9 @@ final class ReentrancyTests: XCTestCase {
   func testAnEffectsSendCalledByAnotherActionsReducerIsQueuedNotDeadlocked() async throws {
     // A `Send` kept by a running effect (a delegate, an observer registry) called inline by another reducer.
     let registry = SendRegistry<Log.Action>()
-    let store = Store(initialState: Log.State()) { Log(relay: Relay()) } withDependencies: {
+    let store = Store(initialState: Log.State()) {
+      Log(relay: Relay())
+    } withDependencies: {
       $0.sendRegistry = registry
     }
     let listening = store.send(.listen)
@@ -96,7 +100,9 @@ final class ReentrancyTests: XCTestCase {
 
   func testATestStoreReceivesAnActionSentInlineWhileReducing() async {
     let registry = SendRegistry<Log.Action>()
-    let store = TestStore(initialState: Log.State()) { Log(relay: Relay()) } withDependencies: {
+    let store = TestStore(initialState: Log.State()) {
+      Log(relay: Relay())
+    } withDependencies: {
       $0.sendRegistry = registry
     }
     let listening = await store.send(.listen) { $0.log = ["listen"] }

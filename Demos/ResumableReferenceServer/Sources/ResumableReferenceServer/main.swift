@@ -52,7 +52,8 @@ do {
     .bind(host: "127.0.0.1", port: options.port)
     .wait()
 } catch {
-  FileHandle.standardError.write(Data("ResumableReferenceServer: cannot listen on 127.0.0.1:\(options.port): \(error)\n".utf8))
+  FileHandle.standardError.write(
+    Data("ResumableReferenceServer: cannot listen on 127.0.0.1:\(options.port): \(error)\n".utf8))
   exit(1)
 }
 guard let port = channel.localAddress?.port else {
@@ -67,7 +68,8 @@ func jsonString(_ value: String) -> String {
   return String(decoding: data, as: UTF8.self).dropFirst().dropLast().description
 }
 FileHandle.standardOutput.write(
-  Data(#"{"origin":\#(jsonString(origin)),"port":\#(port),"storage":\#(jsonString(options.storage.path))}"#.utf8 + [0x0A]))
+  Data(
+    #"{"origin":\#(jsonString(origin)),"port":\#(port),"storage":\#(jsonString(options.storage.path))}"#.utf8 + [0x0A]))
 
 // Stop on SIGTERM/SIGINT, or when the parent closes our stdin (it died or is done with us).
 signal(SIGTERM, SIG_IGN)

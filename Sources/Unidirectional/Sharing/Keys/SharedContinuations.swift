@@ -10,7 +10,8 @@ public struct LoadContinuation<Value>: Sendable {
   private let box: ContinuationBox<Value?>
 
   /// A continuation that hands the result to `callback`.
-  public init(_ description: String = "A shared key", callback: @escaping @Sendable (Result<Value?, any Error>) -> Void) {
+  public init(_ description: String = "A shared key", callback: @escaping @Sendable (Result<Value?, any Error>) -> Void)
+  {
     box = ContinuationBox(description: description, dropped: .success(nil), callback: callback)
   }
 

@@ -131,7 +131,9 @@ public final class MainActorStore<State, Action: Sendable> {
     }
   }
 
-  private func observe(_ keyPath: AnyKeyPath, part: ObservedFieldKey.Part, make: (ObservedFieldKey) -> ObservedField<State>) {
+  private func observe(
+    _ keyPath: AnyKeyPath, part: ObservedFieldKey.Part, make: (ObservedFieldKey) -> ObservedField<State>
+  ) {
     #if canImport(Observation)
       registrar.access(self, keyPath: fields.entry(for: keyPath, part: part, make: make).entry.registrarKey)
     #endif

@@ -99,7 +99,9 @@ protocol ElementStoreSource<ID, ElementState, ElementAction>: Sendable {
 /// element had, so identical bytes are the identical value). Changing one row of a thousand costs one pass over
 /// their bytes and notifies that row's store only; adding, removing or moving rows notifies every live row store,
 /// which then compares what its observers read.
-final class ElementStores<ParentState, ParentAction: Sendable, ID: Hashable & Sendable, ElementState, ElementAction: Sendable>:
+final class ElementStores<
+  ParentState, ParentAction: Sendable, ID: Hashable & Sendable, ElementState, ElementAction: Sendable
+>:
   ChildStoreCollection, ElementStoreSource, @unchecked Sendable
 {
   private weak var parent: Store<ParentState, ParentAction>?
@@ -180,7 +182,9 @@ final class IDsField<State, ID: Hashable & Sendable, Element>: ObservedField<Sta
   private let keyPath: KeyPath<State, IdentifiedArray<ID, Element>>
   private var last: IdentifiedArray<ID, Element>
 
-  init(key: ObservedFieldKey, keyPath: KeyPath<State, IdentifiedArray<ID, Element>>, value: IdentifiedArray<ID, Element>) {
+  init(
+    key: ObservedFieldKey, keyPath: KeyPath<State, IdentifiedArray<ID, Element>>, value: IdentifiedArray<ID, Element>
+  ) {
     self.keyPath = keyPath
     self.last = value
     super.init(key: key)
