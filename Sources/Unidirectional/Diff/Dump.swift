@@ -337,13 +337,8 @@ struct DumpBuilder {
 
 // MARK: - Type names
 
-/// A readable name for `type`, as ``customDump(_:)`` and ``describe(_:)`` write it: module names and
-/// anonymous/private contexts are dropped.
-///
-/// ```swift
-/// typeName(Counter.State.self)   // "Counter.State"
-/// ```
-public func typeName(_ type: Any.Type) -> String {
+/// The readable name of `type` (see ``typeName(_:)``), worked out from `String(reflecting:)` each time.
+func uncachedTypeName(_ type: Any.Type) -> String {
   let reflected = Array(String(reflecting: type))
   // Pass 1: drop "(unknown context at $…)." and "(extension in M):", unwrap "(Name in _hash)".
   var cleaned = ""
