@@ -74,20 +74,31 @@ public struct ResumableUploader: Sendable {
     }
   }
 
-  /// Deletes the upload on the server (`DELETE`); an upload the server no longer has counts as deleted.
+  /// Deletes the upload on the server (`DELETE`); an upload the server no longer has counts as deleted. A busy
+  /// server (5xx), a lost connection or a timeout is retried under the configuration's retry policy.
   public func cancel(_ resource: ResumableUploadResource) async throws {
     let transport = makeTransport(resourceTimeout: configuration.requestTimeout)
     var request = HTTPTransferRequest(method: "DELETE", url: resource.url)
     applyDraftFields(to: &request, version: resource.interopVersion)
     authorize(&request)
     do {
-      let response = try await transport.send(request, redirects: Self.redirects)
-      guard (200..<300).contains(response.status) || [404, 410].contains(response.status) else {
-        throw ResumableUploadError.transfer(
-          .httpStatus(response.status, message: transport.serverMessage(in: response.body)))
-      }
+      // A DELETE is idempotent: a 5xx (a server still holding the interrupted append's lease answers 503), a lost
+      // connection or a timeout is retried under the configuration's policy, as appends are.
+      try await delete(request, through: transport, backingOffOn: self.clock)
     } catch let error as ImageUploadError {
       throw ResumableUploadError.transfer(error)
+    }
+  }
+
+  /// Sends the DELETE under the retry policy, its backoff sleeping on `clock`.
+  private func delete<C: Clock<Duration>>(
+    _ request: HTTPTransferRequest, through transport: HTTPTransport, backingOffOn clock: C
+  ) async throws {
+    try await configuration.retryPolicy.run(clock: clock, jitter: jitter) { _ in
+      let response = try await transport.send(request, redirects: Self.redirects)
+      guard (200..<300).contains(response.status) || [404, 410].contains(response.status) else {
+        throw ImageUploadError.httpStatus(response.status, message: transport.serverMessage(in: response.body))
+      }
     }
   }
 
