@@ -32,7 +32,7 @@ public final class ChangePrinter: Sendable {
       }
       write(text)
     }
-    PrintersAtExit.register(self)
+    PrintersAtExit.register(changes)
   }
 
   /// A printer writing to an open file descriptor (1 for standard output, 2 for standard error, a file, a pipe),
@@ -45,12 +45,6 @@ public final class ChangePrinter: Sendable {
   /// Returns once every change handed to the printer before the call has been written.
   public func flush() {
     changes.flush()
-  }
-
-  /// Flushes, unless called from the printer's own queue (a `write` that exits the process), which would wait for
-  /// itself.
-  func flushAtExit() {
-    if !changes.isCurrent { changes.flush() }
   }
 
   /// Queues one reduced action; the formatting happens on the printer's queue.

@@ -9,21 +9,42 @@ private let drainQueueKey = DispatchSpecificKey<ObjectIdentifier>()
 /// Appending is a short locked append; the first item of a batch schedules the drain, which takes everything
 /// pending at once. At most `limit` items wait: past that, items are dropped and the drain is told how many, so a
 /// slow terminal or disk cannot slow the store down or grow memory without bound.
-final class DrainQueue<Item>: @unchecked Sendable {
+///
+/// The producer side is the sender's cost, so it is kept to the lock and an array append: the mutable state sits
+/// behind a pointer (a class's stored `var` would pay a dynamic exclusivity check on every append, about 190
+/// instructions), and the two arrays are swapped rather than reallocated, so a batch reuses the capacity of the last.
+final class DrainQueue<Item>: FlushableAtExit, @unchecked Sendable {
+  private struct Pending {
+    var items: [Item] = []
+    var dropped = 0
+    var isScheduled = false
+  }
+
   private let queue: DispatchQueue
   private let limit: Int
   private let drain: ([Item], _ dropped: Int) -> Void
-  // Guarded by `lock`.
   private let lock = Lock()
-  private var pending: [Item] = []
-  private var dropped = 0
-  private var isScheduled = false
+  /// Guarded by `lock`.
+  private let pending: UnsafeMutablePointer<Pending>
+  /// The batch being drained; touched only on `queue`.
+  private let draining: UnsafeMutablePointer<[Item]>
 
   init(label: String, limit: Int, drain: @escaping ([Item], _ dropped: Int) -> Void) {
     self.queue = DispatchQueue(label: label, qos: .utility)
     self.limit = limit
     self.drain = drain
+    pending = .allocate(capacity: 1)
+    pending.initialize(to: Pending())
+    draining = .allocate(capacity: 1)
+    draining.initialize(to: [])
     queue.setSpecific(key: drainQueueKey, value: ObjectIdentifier(self))
+  }
+
+  deinit {
+    pending.deinitialize(count: 1)
+    pending.deallocate()
+    draining.deinitialize(count: 1)
+    draining.deallocate()
   }
 
   /// Whether the caller runs on this queue's drain.
@@ -34,14 +55,14 @@ final class DrainQueue<Item>: @unchecked Sendable {
   /// Queues `item`; when `limit` items already wait it is dropped (and counted), unless `evenIfFull`.
   func append(_ item: Item, evenIfFull: Bool = false) {
     lock.lock()
-    guard pending.count < limit || evenIfFull else {
-      dropped += 1
+    guard pending.pointee.items.count < limit || evenIfFull else {
+      pending.pointee.dropped += 1
       lock.unlock()
       return
     }
-    pending.append(item)
-    let schedules = !isScheduled
-    isScheduled = true
+    pending.pointee.items.append(item)
+    let schedules = !pending.pointee.isScheduled
+    pending.pointee.isScheduled = true
     lock.unlock()
     if schedules { queue.async { self.drainPending() } }
   }
@@ -51,14 +72,18 @@ final class DrainQueue<Item>: @unchecked Sendable {
     queue.sync {}
   }
 
+  func flushAtExit() {
+    if !isCurrent { flush() }
+  }
+
   private func drainPending() {
     lock.lock()
-    let items = pending
-    let droppedCount = dropped
-    pending = []
-    dropped = 0
-    isScheduled = false
+    swap(&pending.pointee.items, &draining.pointee)
+    let droppedCount = pending.pointee.dropped
+    pending.pointee.dropped = 0
+    pending.pointee.isScheduled = false
     lock.unlock()
-    drain(items, droppedCount)
+    drain(draining.pointee, droppedCount)
+    draining.pointee.removeAll(keepingCapacity: true)
   }
 }
