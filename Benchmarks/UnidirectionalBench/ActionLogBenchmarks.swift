@@ -38,6 +38,37 @@ private struct DecodedLogLine: Decodable {
 /// Recording overhead on `send`, the writer's sustained throughput, and replay throughput against decoding
 /// the same lines alone.
 enum ActionLogBenchmarks {
+  /// `--profile record_send [N]` (and `record_send_no_fingerprints`): `send` on a recording store in bursts of
+  /// 1,000, the writer flushed after each, for callgrind; returns false for an unknown name.
+  static func profile(_ name: String, iterations: Int) -> Bool {
+    guard name == "record_send" || name == "record_send_no_fingerprints" else { return false }
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("unidirectional-profile-record.jsonl")
+    try? FileManager.default.removeItem(at: url)
+    defer { try? FileManager.default.removeItem(at: url) }
+    guard let recorder = try? ActionRecorder(fileURL: url, fingerprints: name == "record_send") else { return true }
+    let store = Store(initialState: LogBenchState(), recordingTo: recorder) {
+      LogBenchFeature()
+    } withDependencies: {
+      $0.clock = ContinuousClock()
+    }
+    for start in stride(from: 0, to: iterations, by: 1_000) {
+      for _ in start..<min(start + 1_000, iterations) { store.send(.increment) }
+      waitFor { try? await recorder.flush() }
+    }
+    waitFor { try? await recorder.close() }
+    return true
+  }
+
+  /// Runs `body` to its end from synchronous code (the profile loop).
+  private static func waitFor(_ body: @escaping @Sendable () async -> Void) {
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+      await body()
+      done.signal()
+    }
+    done.wait()
+  }
+
   static func all(rounds: Int) async -> [BenchmarkResult] {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("unidirectional-bench-\(ProcessInfo.processInfo.processIdentifier)")

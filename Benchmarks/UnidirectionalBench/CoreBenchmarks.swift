@@ -141,6 +141,7 @@ enum CoreBenchmarks {
       if SharingBenchmarks.profile(name, iterations: iterations) { return }
       if ObservationBenchmarks.profile(name, iterations: iterations) { return }
       if InspectorBenchmarks.profile(name, iterations: iterations) { return }
+      if ActionLogBenchmarks.profile(name, iterations: iterations) { return }
       for _ in 0..<iterations { store.send(.increment) }
     }
   }

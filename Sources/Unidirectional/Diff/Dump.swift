@@ -97,10 +97,9 @@ struct DumpNode: Sendable, Equatable {
 
   /// Creates a leaf node from (possibly multi-line) text.
   static func leaf(_ text: String) -> DumpNode {
-    DumpNode(
-      shape: .leaf, open: "", close: "", children: [],
-      lines: text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    )
+    let lines =
+      text.utf8.contains(0x0A) ? text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) : [text]
+    return DumpNode(shape: .leaf, open: "", close: "", children: [], lines: lines)
   }
 
   /// Creates a container node, choosing the single-line form when allowed and possible.
@@ -152,6 +151,10 @@ struct DumpChild: Sendable, Equatable {
 /// Prefixes `lines` with `label: ` (a multi-line label keeps its leading lines on their own).
 func labelled(_ label: String?, _ lines: [String]) -> [String] {
   guard let label else { return lines }
+  if !label.utf8.contains(0x0A) {
+    guard let first = lines.first else { return [label + ":"] }
+    return [label + ": " + first] + lines.dropFirst()
+  }
   var labelLines = label.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
   let last = labelLines.removeLast()
   guard let first = lines.first else { return labelLines + [last + ":"] }
@@ -172,17 +175,19 @@ struct DumpBuilder {
   mutating func node(for value: Any, depth: Int) -> DumpNode {
     if depth > Self.maxDepth { return .leaf("…") }
 
-    if let custom = value as? any CustomDumpStringConvertible {
-      return .leaf(custom.customDumpDescription)
-    }
-    if let representable = value as? any CustomDumpRepresentable {
-      return node(for: representable.customDumpValue, depth: depth + 1)
-    }
-    if let leaf = Self.primitive(value) {
-      return .leaf(leaf)
-    }
-    if type(of: value) == AnyHashable.self, let hashable = value as? AnyHashable {
-      return node(for: hashable.base, depth: depth)
+    switch DumpKind.of(value) {
+    case .custom:
+      if let custom = value as? any CustomDumpStringConvertible { return .leaf(custom.customDumpDescription) }
+    case .representable:
+      if let representable = value as? any CustomDumpRepresentable {
+        return node(for: representable.customDumpValue, depth: depth + 1)
+      }
+    case .primitive:
+      if let leaf = Self.primitive(value) { return .leaf(leaf) }
+    case .anyHashable:
+      if let hashable = value as? AnyHashable { return node(for: hashable.base, depth: depth) }
+    case .reflected:
+      break
     }
 
     let mirror = Mirror(reflecting: value)

@@ -8,26 +8,9 @@
 /// Names are worked out once per type and kept: a dump names a type at every node, and reflecting a type's name
 /// and cleaning it was half of what `printChanges` spent per action.
 public func typeName(_ type: Any.Type) -> String {
-  TypeNameCache.shared.name(of: type)
+  typeNames.value(for: type) { uncachedTypeName(type) }
 }
 
 /// The names ``typeName(_:)`` has worked out, by type. A program has finitely many types; the cache still starts
 /// over past 10,000 of them (generic types instantiated from data could otherwise grow it without bound).
-private final class TypeNameCache: @unchecked Sendable {
-  static let shared = TypeNameCache()
-
-  private let lock = Lock()
-  /// Guarded by `lock`.
-  private var names: [ObjectIdentifier: String] = [:]
-
-  func name(of type: Any.Type) -> String {
-    let key = ObjectIdentifier(type)
-    if let known = lock.withLock({ names[key] }) { return known }
-    let name = uncachedTypeName(type)
-    lock.withLock {
-      if names.count >= 10_000 { names.removeAll(keepingCapacity: true) }
-      names[key] = name
-    }
-    return name
-  }
-}
+private let typeNames = TypeCache<String>()
