@@ -14,3 +14,43 @@ public func typeName(_ type: Any.Type) -> String {
 /// The names ``typeName(_:)`` has worked out, by type. A program has finitely many types; the cache still starts
 /// over past 10,000 of them (generic types instantiated from data could otherwise grow it without bound).
 private let typeNames = TypeCache<String>()
+
+/// Values worked out once per type and shared by every thread: a type's readable name, how its values are dumped.
+///
+/// Dumping a state walks the same few types over and over; what a type is (its name, which of the dump's protocols
+/// it conforms to) does not change, and finding out costs far more than a locked dictionary lookup.
+///
+/// ```swift
+/// let names = TypeCache<String>()
+/// names.value(for: Int.self) { uncachedTypeName(Int.self) }  // worked out once, then looked up
+/// ```
+final class TypeCache<Value: Sendable>: @unchecked Sendable {
+  private let lock = Lock()
+  /// Guarded by `lock`; behind a pointer, so a lookup pays no dynamic exclusivity check.
+  private let values: UnsafeMutablePointer<[ObjectIdentifier: Value]>
+  /// Past this many types the cache starts over (a bound for programs that make types at run time).
+  private let limit: Int
+
+  init(limit: Int = 10_000) {
+    self.limit = limit
+    values = .allocate(capacity: 1)
+    values.initialize(to: [:])
+  }
+
+  deinit {
+    values.deinitialize(count: 1)
+    values.deallocate()
+  }
+
+  /// The value for `type`, from `compute` the first time.
+  func value(for type: Any.Type, compute: () -> Value) -> Value {
+    let key = ObjectIdentifier(type)
+    if let known = lock.withLock({ values.pointee[key] }) { return known }
+    let value = compute()
+    lock.withLock {
+      if values.pointee.count >= limit { values.pointee.removeAll(keepingCapacity: true) }
+      values.pointee[key] = value
+    }
+    return value
+  }
+}
