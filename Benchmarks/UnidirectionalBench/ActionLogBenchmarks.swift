@@ -39,8 +39,14 @@ private struct DecodedLogLine: Decodable {
 /// the same lines alone.
 enum ActionLogBenchmarks {
   /// `--profile record_send [N]` (and `record_send_no_fingerprints`): `send` on a recording store in bursts of
-  /// 1,000, the writer flushed after each, for callgrind; returns false for an unknown name.
+  /// 1,000, the writer flushed after each, for callgrind; `record_send_baseline` is the same `send` unrecorded.
+  /// Returns false for an unknown name.
   static func profile(_ name: String, iterations: Int) -> Bool {
+    if name == "record_send_baseline" {
+      let plain = Store(initialState: LogBenchState()) { LogBenchFeature() }
+      for _ in 0..<iterations { plain.send(.increment) }
+      return true
+    }
     guard name == "record_send" || name == "record_send_no_fingerprints" else { return false }
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("unidirectional-profile-record.jsonl")
     try? FileManager.default.removeItem(at: url)
