@@ -129,10 +129,16 @@ enum CoreBenchmarks {
     case "send_effect_roundtrip": for _ in 0..<iterations { store.send(.ping) }
     case "scoped_send_3": for _ in 0..<iterations { scopedStore.send(.child(.child(.child(.increment)))) }
     case "dependency_read": for _ in 0..<iterations { store.send(.readDependencyTenTimes) }
-    case "run_effect_roundtrip":
+    case "run_effect_roundtrip", "bare_task":
+      // At most 500,000 round trips (the default count is for the synchronous cases).
+      let count = min(iterations, 500_000)
       let done = DispatchSemaphore(value: 0)
       Task.detached {
-        for _ in 0..<500_000 { await store.send(.runPing).finish() }
+        if name == "bare_task" {
+          for _ in 0..<count { await Task {}.value }
+        } else {
+          for _ in 0..<count { await store.send(.runPing).finish() }
+        }
         done.signal()
       }
       done.wait()

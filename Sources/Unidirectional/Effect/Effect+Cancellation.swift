@@ -79,9 +79,14 @@ extension Effect {
     switch node {
     case .none, .send:
       return self
-    case var .run(run):
-      run.namespace.scopes.insert(namespace, at: 0)
-      return Self(.run(run))
+    case let .run(run):
+      var scoped = run.namespace
+      scoped.scopes.insert(namespace, at: 0)
+      return Self(
+        .run(
+          Run(
+            priority: run.priority, operation: run.operation, handler: run.handler, dependencies: run.dependencies,
+            namespace: scoped)))
     case let .merge(effects):
       return Self(.merge(effects.map { $0.namespacingIDs(by: namespace) }))
     case let .concatenate(effects):
