@@ -195,15 +195,17 @@ extension RootCore {
 
   /// The tasks of `records` and their descendants that have not finished.
   func unfinishedTasks(inTreesOf records: [EffectRecord]) -> [Task<Void, Never>] {
+    // Collected into a local rather than returned through `locked`: a generic call returning an array makes this
+    // generic class look up the array's runtime type each time (about 280 instructions of a `.run` round trip).
+    var tasks: [Task<Void, Never>] = []
     locked {
-      var tasks: [Task<Void, Never>] = []
       for record in records {
         record.forEachInTree { record in
           if !record.isFinished, let task = record.task { tasks.append(task) }
         }
       }
-      return tasks
     }
+    return tasks
   }
 
   /// Cancels every effect and stops accepting actions: the store has been released.
