@@ -6,6 +6,9 @@ extension ResumableUploadRun {
   /// Continues the upload at `resource`: offset, then appends, until complete or out of attempts.
   ///
   /// - Parameter confirmedOffset: An offset the server just confirmed (no `HEAD` needed before the first append).
+  ///   Only the first attempt uses it: after a failed append (a lost answer, a timeout, a 409) the server may have
+  ///   taken bytes the client never saw acknowledged, and the draft takes the offset of an append from the
+  ///   immediately previous response, so every later attempt asks for it again.
   func resume(_ resource: ResumableUploadResource, confirmedOffset: Int64? = nil) async throws
     -> ResumableUploadReceipt
   {
@@ -14,9 +17,9 @@ extension ResumableUploadRun {
       let fatal = LockedValue<ResumableUploadError?>(nil)
       let progress = LockedValue((start: Int64(-1), latest: Int64(-1)))
       do {
-        return try await withRetries { _ in
+        return try await withRetries { attempt in
           do {
-            return try await appendAll(resource, knownOffset: known, progress: progress)
+            return try await appendAll(resource, knownOffset: attempt == 1 ? known : nil, progress: progress)
           } catch let error as ResumableUploadError {
             fatal.setValue(error)
             throw ImageUploadError.invalidRequest("stopped")

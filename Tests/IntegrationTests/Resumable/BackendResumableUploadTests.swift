@@ -38,6 +38,28 @@ final class BackendResumableUploadTests: XCTestCase, ResumableUploadCases {
     XCTAssertEqual(receipt.bytesSent, 10_000_000)
   }
 
+  /// The first append after the creation (whose answer confirmed the offset) is processed whole, but its answer
+  /// is lost: the server keeps its bytes and drops the connection. The client must not repeat the append at the
+  /// offset it knew (the server is past it: 409 on every attempt) but ask for the offset, as after any drop.
+  func testAnAppendWhoseAnswerIsLostResumesFromTheServersOffset() async throws {
+    let folder = try makeScratchFolder("resumable")
+    let file = try TestFile.random(size: 10_000_000, in: folder)
+    let peer = try BackendPeer(folder: folder, options: PeerOptions(dropAfter: [8_000_000], maxAppendSize: 4_000_000))
+    defer { peer.stop() }
+    let recorder = EventRecorder()
+
+    let receipt = try await ResumableUploader(configuration: peer.configuration())
+      .upload(ResumableUploadFile(url: file, filename: "scan.bin"), events: recorder.record)
+
+    XCTAssertEqual(recorder.resumingOffsets, [8_000_000], "resumed once, at the offset the server reported")
+    let stored = try await peer.storedFile(receipt)
+    XCTAssertTrue(TestFile.identical(stored, file), "the stored file is byte-identical")
+    let counters = try await peer.counters(receipt)
+    XCTAssertEqual(counters.drops, 1)
+    XCTAssertEqual(counters.conflicts, 0, "no append was sent at a stale offset")
+    XCTAssertEqual(counters.bytesReceived, 10_000_000, "nothing was sent twice")
+  }
+
   func testAFileLargerThanMaxSizeFailsBeforeSendingAnything() async throws {
     let folder = try makeScratchFolder("resumable")
     let file = try TestFile.random(size: 6_000_000, in: folder)
