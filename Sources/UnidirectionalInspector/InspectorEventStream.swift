@@ -1,7 +1,8 @@
 import Foundation
 
 /// The live page's server-sent events: each `steps` event carries the new rows of the step list (`from`, the
-/// position of the first; `total`; `dropped`; `ended`), its `id` the position after them, so a reconnecting
+/// position of the first; `total`; `dropped`; `ended`; `effects`, the effect timeline's version: the page fetches
+/// its window of `/api/effects` again when it changes), its `id` the position after them, so a reconnecting
 /// `EventSource` resumes where it stopped (`Last-Event-ID`).
 ///
 /// It runs on its connection's own thread; a page that stops reading stalls only that thread (until the
@@ -10,7 +11,7 @@ import Foundation
 /// ```
 /// id: 3
 /// event: steps
-/// data: {"from":0,"steps":[{"n":1,"name":"start",…}],"total":3,"dropped":0,"ended":false}
+/// data: {"from":0,"steps":[{"n":1,"name":"start",…}],"total":3,"dropped":0,"ended":false,"effects":1}
 /// ```
 struct InspectorEventStream {
   let live: InspectorLive
@@ -22,6 +23,7 @@ struct InspectorEventStream {
     let total: Int
     let dropped: Int
     let ended: Bool
+    let effects: Int
   }
 
   func run(after start: Int) {
@@ -32,17 +34,20 @@ struct InspectorEventStream {
     guard connection.write(Array((head + "\r\n").utf8)) else { return }
     var position = max(0, start)
     var sentEnd = false
+    var effectsVersion = 0
     while !sentEnd {
-      let batch = live.steps(after: position, waitingUpTo: .seconds(1))
-      if batch.steps.isEmpty, !batch.ended {
+      let batch = live.steps(after: position, effectsVersion: effectsVersion, waitingUpTo: .seconds(1))
+      if batch.steps.isEmpty, !batch.ended, batch.effects == effectsVersion {
         // A comment: finds a page that went away, so its thread ends.
         guard connection.write(Array(": waiting\n\n".utf8)) else { return }
         continue
       }
       position = batch.from + batch.steps.count
+      effectsVersion = batch.effects
       sentEnd = batch.ended && position >= batch.total
       let event = Batch(
-        from: batch.from, steps: batch.steps, total: batch.total, dropped: batch.dropped, ended: sentEnd)
+        from: batch.from, steps: batch.steps, total: batch.total, dropped: batch.dropped, ended: sentEnd,
+        effects: batch.effects)
       guard let data = try? JSONEncoder().encode(event) else { return }
       let text = "id: \(position)\nevent: steps\ndata: " + String(decoding: data, as: UTF8.self) + "\n\n"
       guard connection.write(Array(text.utf8)) else { return }
