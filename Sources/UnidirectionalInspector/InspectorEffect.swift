@@ -15,7 +15,7 @@ public struct InspectorEffect: Encodable, Sendable, Equatable {
   public var startedBy: Int
   /// The effect that fed back the action which started this one.
   public var parent: UInt64?
-  /// Its name in the trace (the effect and the action that started it), or the starting action's name live.
+  /// The name of the action that started it (the trace's short name, or live, the action's case path).
   public var name: String
   /// The last step it was running at (the last action reduced before it ended); `nil` while it runs.
   public var endStep: Int?

@@ -1,9 +1,10 @@
 import Foundation
 
 /// The live page's server-sent events: each `steps` event carries the new rows of the step list (`from`, the
-/// position of the first; `total`; `dropped`; `ended`; `effects`, the effect timeline's version: the page fetches
-/// its window of `/api/effects` again when it changes), its `id` the position after them, so a reconnecting
-/// `EventSource` resumes where it stopped (`Last-Event-ID`).
+/// position of the first; `total`; `dropped`; `ended`; `effects`, the effect timeline's version, and `changed`, the
+/// effects that changed since the last event — or `null` when too many did, and the page asks for its window of
+/// `/api/effects` again), its `id` the position after them, so a reconnecting `EventSource` resumes where it
+/// stopped (`Last-Event-ID`).
 ///
 /// It runs on its connection's own thread; a page that stops reading stalls only that thread (until the
 /// connection's write timeout closes it), never the store.
@@ -11,7 +12,7 @@ import Foundation
 /// ```
 /// id: 3
 /// event: steps
-/// data: {"from":0,"steps":[{"n":1,"name":"start",…}],"total":3,"dropped":0,"ended":false,"effects":1}
+/// data: {"from":0,"steps":[{"n":1,"name":"start",…}],"total":3,"dropped":0,"ended":false,"effects":1,"changed":[…]}
 /// ```
 struct InspectorEventStream {
   let live: InspectorLive
@@ -24,6 +25,21 @@ struct InspectorEventStream {
     let dropped: Int
     let ended: Bool
     let effects: Int
+    let changed: [InspectorEffect]?
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(from, forKey: .from)
+      try container.encode(steps, forKey: .steps)
+      try container.encode(total, forKey: .total)
+      try container.encode(dropped, forKey: .dropped)
+      try container.encode(ended, forKey: .ended)
+      try container.encode(effects, forKey: .effects)
+      // `null`, not left out: the page tells "ask again" from "nothing changed" ([]).
+      try container.encode(changed, forKey: .changed)
+    }
+
+    enum CodingKeys: String, CodingKey { case from, steps, total, dropped, ended, effects, changed }
   }
 
   func run(after start: Int) {
@@ -47,7 +63,7 @@ struct InspectorEventStream {
       sentEnd = batch.ended && position >= batch.total
       let event = Batch(
         from: batch.from, steps: batch.steps, total: batch.total, dropped: batch.dropped, ended: sentEnd,
-        effects: batch.effects)
+        effects: batch.effects, changed: batch.changed)
       guard let data = try? JSONEncoder().encode(event) else { return }
       let text = "id: \(position)\nevent: steps\ndata: " + String(decoding: data, as: UTF8.self) + "\n\n"
       guard connection.write(Array(text.utf8)) else { return }

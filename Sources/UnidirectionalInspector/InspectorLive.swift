@@ -142,12 +142,24 @@ public final class InspectorLive: InspectorModel, @unchecked Sendable {
     return low < history.count && history[low].summary.n == number ? history[low] : nil
   }
 
+  /// What the live page's event stream sends next (``steps(after:effectsVersion:waitingUpTo:)``).
+  struct Batch {
+    /// The position of the first row.
+    let from: Int
+    let steps: [InspectorStepSummary]
+    let dropped: Int
+    let ended: Bool
+    /// How many rows there are.
+    let total: Int
+    /// The effect timeline's version.
+    let effects: Int
+    /// The effects that changed since the version asked about (`nil`: too many, the page asks for its window).
+    let changed: [InspectorEffect]?
+  }
+
   /// The rows after the first `position`, waiting up to `timeout` for one or for the effect timeline to move past
-  /// `effectsVersion`; with what was dropped, whether the run ended, how many rows there are and the timeline's
-  /// version.
-  func steps(after position: Int, effectsVersion: Int, waitingUpTo timeout: Duration) -> (
-    from: Int, steps: [InspectorStepSummary], dropped: Int, ended: Bool, total: Int, effects: Int
-  ) {
+  /// `effectsVersion`.
+  func steps(after position: Int, effectsVersion: Int, waitingUpTo timeout: Duration) -> Batch {
     condition.lock()
     defer { condition.unlock() }
     let deadline = Date().addingTimeInterval(Self.timeInterval(timeout))
@@ -156,7 +168,10 @@ public final class InspectorLive: InspectorModel, @unchecked Sendable {
     {}
     let start = max(0, position - forgotten)
     let rows = history.dropFirst(start).prefix(InspectorRouter.pageLimit).map(\.summary)
-    return (forgotten + start, Array(rows), dropped, ended, forgotten + history.count, effectTimeline.version)
+    let changed = effectTimeline.changes(after: effectsVersion)
+    return Batch(
+      from: forgotten + start, steps: Array(rows), dropped: dropped, ended: ended, total: forgotten + history.count,
+      effects: effectTimeline.version, changed: (changed?.count ?? 0) > InspectorRouter.pageLimit ? nil : changed)
   }
 
   func started(initialState render: @escaping @Sendable () -> String) {

@@ -4,7 +4,8 @@ import Unidirectional
 /// from its start to its end (or cancellation), at the steps its events happened, kept up to a limit.
 ///
 /// Times are stamped when the events are collected (within ``InspectorLive/collectInterval`` of the event): the
-/// store's send path reads no clock for the inspector.
+/// store's send path reads no clock for the inspector. The latest changes are kept too, so the live page's event
+/// stream can carry them (``changes(after:)``) instead of the page asking again.
 ///
 /// ```swift
 /// var effects = InspectorLiveEffects(limit: 100_000)
@@ -19,6 +20,10 @@ struct InspectorLiveEffects: Sendable {
   /// Effect events the observer dropped because its buffer was full.
   private(set) var dropped = 0
   private var index = InspectorEffectIndex()
+  /// The latest changes: the version each made, and the effect as it was then.
+  private var recent: [(version: Int, effect: InspectorEffect)] = []
+  /// How many changes ``changes(after:)`` can look back (at least).
+  static let recentLimit = 512
 
   init(limit: Int) {
     self.limit = max(1, limit)
@@ -35,22 +40,42 @@ struct InspectorLiveEffects: Sendable {
     switch event.kind {
     case .started:
       let startedBy = Int(clamping: event.startedBy)
-      index.upsert(
-        InspectorEffect(
-          id: event.effect, startedBy: startedBy, parent: event.parent, name: name(startedBy), endStep: nil,
-          cancelled: false, cancelStep: nil, start: time, duration: nil))
+      let effect = InspectorEffect(
+        id: event.effect, startedBy: startedBy, parent: event.parent, name: name(startedBy), endStep: nil,
+        cancelled: false, cancelStep: nil, start: time, duration: nil)
+      index.upsert(effect)
       if index.effects.count > limit + limit / 8 { index.removeFirst(index.effects.count - limit) }
+      remember(effect)
     case .cancelled:
       guard var effect = index.effect(event.effect) else { return }
       effect.cancelled = true
       effect.cancelStep = max(effect.startedBy, step)
       index.upsert(effect)
+      remember(effect)
     case .finished:
       guard var effect = index.effect(event.effect) else { return }
       effect.endStep = max(effect.startedBy, step)
       effect.duration = max(0, time - effect.start)
       index.upsert(effect)
+      remember(effect)
     }
+  }
+
+  private mutating func remember(_ effect: InspectorEffect) {
+    recent.append((version, effect))
+    if recent.count > 2 * Self.recentLimit { recent.removeFirst(recent.count - Self.recentLimit) }
+  }
+
+  /// The effects that changed after `version`, each as it is now, by when it last changed; `nil` when more changed
+  /// than are kept (ask for the window again).
+  func changes(after version: Int) -> [InspectorEffect]? {
+    guard version < self.version else { return [] }
+    // Versions count every event (dropped ones too): the changes are all here when the one after `version` is.
+    guard let oldest = recent.first, oldest.version <= version + 1 else { return nil }
+    var latest: [UInt64: Int] = [:]
+    let changed = recent.drop { $0.version <= version }
+    for (position, change) in zip(changed.indices, changed) { latest[change.effect.id] = position }
+    return changed.indices.filter { latest[recent[$0].effect.id] == $0 }.map { recent[$0].effect }
   }
 
   /// Counts effect events the observer dropped.

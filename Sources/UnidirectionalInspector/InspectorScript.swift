@@ -241,10 +241,11 @@ enum InspectorScript {
           const batch = JSON.parse(event.data);
           setText($('dropped'), batch.dropped > 0 ? batch.dropped + ' actions dropped (the inspector fell behind)' : '');
           if (batch.ended) { source.close(); runState('the run ended'); } else { runState('running'); }
+          const newest = batch.steps.length > 0 ? batch.steps[batch.steps.length - 1].n : 0;
+          announce('live', { effects: batch.effects, changed: batch.changed, lastStep: newest });
           if (filter) return;
           batch.steps.forEach((summary, offset) => rows.set(batch.from + offset, summary));
           setTotal(batch.total);
-          announce('live', { effects: batch.effects, lastStep: lastStep() });
           if (follow && total > 0) select(total - 1);
         });
         source.addEventListener('error', () => { if (source.readyState !== EventSource.CLOSED) runState('reconnecting…'); });

@@ -54,8 +54,8 @@ enum InspectorStyle {
     .tree li.collapsed > ul { display: none; }
     #divergence { background: #fff1f0; border: 1px solid #f3b9b5; color: #8e1f1f; border-radius: 6px; padding: 8px 10px; }
     #step-match.mismatch { color: #c62828; font-weight: 600; }
-    #timeline { --label: 280px; border-top: 1px solid var(--line); background: #fff; height: 32vh; min-height: 120px;
-      display: flex; flex-direction: column; }
+    #timeline { --label: 280px; border-top: 1px solid var(--line); background: #fff; max-height: 32vh; min-height: 60px;
+      display: flex; flex-direction: column; flex-shrink: 0; }
     .timeline-head { display: flex; gap: 10px; align-items: center; padding: 4px 12px; font-size: 12px; flex-wrap: wrap; }
     #timeline-more { font: inherit; font-size: 11px; }
     #timeline-body { flex: 1; overflow-y: auto; min-height: 0; }

@@ -24,7 +24,8 @@ enum InspectorTimelineScript {
       let lastStep = 0;
       let version = -1;            // live: the timeline's version last drawn
       let asked = 0;               // only the latest answer is drawn
-      let range = null;            // { first, last, drawn, total }
+      let range = null;            // the window drawn: { first, last, total }
+      let drawn = new Map();       // effect id -> effect, for the window drawn
 
       function setText(element, value) { element.textContent = value == null ? '' : String(value); }
       function element(tag, className, text) {
@@ -34,6 +35,9 @@ enum InspectorTimelineScript {
         return made;
       }
       function list(numbers) { return numbers.length > 0 ? numbers.join(', ') : 'none'; }
+      function runsIn(effect, first, last) {
+        return effect.startedBy <= last && (effect.endStep == null || effect.endStep >= first);
+      }
 
       function fetchEffects(first, last, offset) {
         const query = new URLSearchParams({ from: first, to: last, offset: offset, count: PAGE, token: token });
@@ -51,17 +55,30 @@ enum InspectorTimelineScript {
         return { first: first, last: last };
       }
 
+      /// Fetches the window around the selected step and draws it.
       function refresh() {
         if (!enabled || shown < 0) return;
         const span = windowAround(Math.max(1, shown));
         const ticket = ++asked;
         fetchEffects(span.first, span.last, 0).then((page) => {
           if (ticket !== asked) return;
-          range = { first: span.first, last: span.last, drawn: 0, total: page.total };
-          lanes.replaceChildren();
-          drawAxis();
-          addLanes(page);
+          range = { first: span.first, last: span.last, total: page.total };
+          drawn = new Map();
+          for (const effect of page.effects) drawn.set(effect.id, effect);
+          draw();
         }).catch((error) => setText($('timeline-summary'), error.message));
+      }
+
+      /// Live: applies the effects that changed to the window drawn, without asking the server.
+      function apply(changed) {
+        if (!range) return;
+        for (const effect of changed) {
+          const inside = runsIn(effect, range.first, range.last);
+          if (inside && !drawn.has(effect.id)) range.total += 1;
+          if (!inside && drawn.has(effect.id)) range.total -= 1;
+          if (inside) drawn.set(effect.id, effect); else drawn.delete(effect.id);
+        }
+        draw();
       }
 
       /// Where step `n` starts, as a percentage of the track (each step one equal cell).
@@ -84,58 +101,62 @@ enum InspectorTimelineScript {
         marker.style.width = 'calc((100% - var(--label)) / ' + steps + ')';
       }
 
-      function addLanes(page) {
+      function draw() {
+        drawAxis();
+        lanes.replaceChildren();
         const started = [];
         const running = [];
-        for (const effect of page.effects) {
-          const end = effect.endStep == null ? null : Number(effect.endStep);
+        const effects = Array.from(drawn.values()).sort((a, b) => a.startedBy - b.startedBy || a.id - b.id);
+        for (const effect of effects) {
           const startsHere = effect.startedBy === shown;
-          const runsHere = effect.startedBy <= shown && (end == null || end >= shown);
+          const runsHere = runsIn(effect, shown, shown);
           if (startsHere) started.push(effect.id);
           if (runsHere) running.push(effect.id);
-          const lane = element('div', 'lane');
-          lane.dataset.effect = String(effect.id);
-          lane.dataset.startedBy = String(effect.startedBy);
-          lane.classList.toggle('started', startsHere);
-          lane.classList.toggle('running-at', runsHere);
-          const label = element('button', 'effect-label');
-          label.type = 'button';
-          label.append(element('span', 'effect-id', 'effect ' + effect.id + ' · step ' + effect.startedBy),
-            element('span', 'effect-name', effect.name));
-          const track = element('div', 'track');
-          const from = Math.max(effect.startedBy, range.first);
-          const to = end == null ? range.last : Math.min(end, range.last);
-          const bar = element('button', 'bar');
-          bar.type = 'button';
-          bar.classList.toggle('open', end == null);
-          bar.classList.toggle('cut', effect.startedBy < range.first);
-          bar.classList.toggle('cancelled', effect.cancelled);
-          bar.style.left = left(from) + '%';
-          bar.style.width = (left(to + 1) - left(from)) + '%';
-          bar.title = describe(effect);
-          track.appendChild(bar);
-          if (effect.cancelStep != null && effect.cancelStep >= range.first && effect.cancelStep <= range.last) {
-            const mark = element('span', 'cancel-mark', '✕');
-            mark.style.left = left(effect.cancelStep) + '%';
-            mark.title = 'cancelled at step ' + effect.cancelStep;
-            track.appendChild(mark);
-          }
-          const choose = () => document.dispatchEvent(new CustomEvent('inspector:select', { detail: { n: effect.startedBy } }));
-          label.addEventListener('click', choose);
-          bar.addEventListener('click', choose);
-          lane.append(label, track);
-          lanes.appendChild(lane);
+          lanes.appendChild(lane(effect, startsHere, runsHere));
         }
-        range.drawn += page.effects.length;
         const more = $('timeline-more');
-        more.hidden = range.drawn >= range.total;
-        setText(more, 'show ' + Math.min(PAGE, range.total - range.drawn) + ' more of ' + range.total);
-        if (page.offset === 0) {
-          setText($('timeline-summary'), (shown === 0 ? 'Initial state' : 'Step ' + shown) + ' started effects '
-            + list(started) + ' · running at it: ' + list(running) + ' · ' + range.total + ' effects in steps '
-            + range.first + '–' + range.last);
-        }
+        more.hidden = drawn.size >= range.total;
+        setText(more, 'show ' + Math.min(PAGE, range.total - drawn.size) + ' more of ' + range.total);
+        const count = range.total + (range.total === 1 ? ' effect' : ' effects');
+        setText($('timeline-summary'), (shown === 0 ? 'Initial state' : 'Step ' + shown) + ' started effects '
+          + list(started) + ' · running at it: ' + list(running) + ' · ' + count + ' in steps ' + range.first + '–'
+          + range.last);
         panel.dataset.shown = String(shown);
+      }
+
+      function lane(effect, startsHere, runsHere) {
+        const row = element('div', 'lane');
+        row.dataset.effect = String(effect.id);
+        row.dataset.startedBy = String(effect.startedBy);
+        row.classList.toggle('started', startsHere);
+        row.classList.toggle('running-at', runsHere);
+        const label = element('button', 'effect-label');
+        label.type = 'button';
+        label.append(element('span', 'effect-id', 'effect ' + effect.id + ' · step ' + effect.startedBy),
+          element('span', 'effect-name', effect.name));
+        const track = element('div', 'track');
+        const end = effect.endStep == null ? range.last : Math.min(effect.endStep, range.last);
+        const from = Math.max(effect.startedBy, range.first);
+        const bar = element('button', 'bar');
+        bar.type = 'button';
+        bar.classList.toggle('open', effect.endStep == null);
+        bar.classList.toggle('cut', effect.startedBy < range.first);
+        bar.classList.toggle('cancelled', effect.cancelled);
+        bar.style.left = left(from) + '%';
+        bar.style.width = (left(end + 1) - left(from)) + '%';
+        bar.title = describe(effect);
+        track.appendChild(bar);
+        if (effect.cancelStep != null && effect.cancelStep >= range.first && effect.cancelStep <= range.last) {
+          const mark = element('span', 'cancel-mark', '✕');
+          mark.style.left = left(effect.cancelStep) + '%';
+          mark.title = 'cancelled at step ' + effect.cancelStep;
+          track.appendChild(mark);
+        }
+        const choose = () => document.dispatchEvent(new CustomEvent('inspector:select', { detail: { n: effect.startedBy } }));
+        label.addEventListener('click', choose);
+        bar.addEventListener('click', choose);
+        row.append(label, track);
+        return row;
       }
 
       function describe(effect) {
@@ -150,7 +171,11 @@ enum InspectorTimelineScript {
       $('timeline-more').addEventListener('click', () => {
         if (!range) return;
         const ticket = asked;
-        fetchEffects(range.first, range.last, range.drawn).then((page) => { if (ticket === asked) addLanes(page); });
+        fetchEffects(range.first, range.last, drawn.size).then((page) => {
+          if (ticket !== asked) return;
+          for (const effect of page.effects) drawn.set(effect.id, effect);
+          draw();
+        });
       });
 
       document.addEventListener('inspector:info', (event) => {
@@ -171,9 +196,9 @@ enum InspectorTimelineScript {
       });
       document.addEventListener('inspector:live', (event) => {
         lastStep = Math.max(lastStep, event.detail.lastStep);
-        if (event.detail.effects === version) return;
+        if (!enabled || event.detail.effects === version) return;
         version = event.detail.effects;
-        refresh();
+        if (event.detail.changed) apply(event.detail.changed); else refresh();
       });
     })();
     """#

@@ -305,7 +305,12 @@ struct TraceEventReader {
   // MARK: Bytes
 
   private mutating func skipWhitespace() {
-    while position < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[position]) { position += 1 }
+    while position < bytes.count {
+      switch bytes[position] {
+      case 0x20, 0x0A, 0x0D, 0x09: position += 1
+      default: return
+      }
+    }
   }
 
   private func peek(_ character: Unicode.Scalar) -> Bool {

@@ -105,9 +105,12 @@ struct TraceStoreTrack {
       }
       let first = Int(clamping: startedBy)
       let end = effect.end
+      // The tracer names a track `effect 3 · .start`: the page shows the id itself.
+      let prefix = "effect \(id) · "
+      let name = effect.name.hasPrefix(prefix) ? String(effect.name.dropFirst(prefix.count)) : effect.name
       result.append(
         InspectorEffect(
-          id: id, startedBy: first, parent: causes[startedBy], name: effect.name,
+          id: id, startedBy: first, parent: causes[startedBy], name: name,
           endStep: end.map { max(first, step(at: $0) ?? first) }, cancelled: effect.cancelled,
           cancelStep: effect.cancelledAt.map { max(first, step(at: $0) ?? first) }, start: start / 1e6,
           duration: end.map { max(0, $0 - start) / 1e6 }))
