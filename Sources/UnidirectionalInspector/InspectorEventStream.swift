@@ -18,30 +18,6 @@ struct InspectorEventStream {
   let live: InspectorLive
   let connection: HTTPConnection
 
-  private struct Batch: Encodable {
-    let from: Int
-    let steps: [InspectorStepSummary]
-    let total: Int
-    let dropped: Int
-    let ended: Bool
-    let effects: Int
-    let changed: [InspectorEffect]?
-
-    func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(from, forKey: .from)
-      try container.encode(steps, forKey: .steps)
-      try container.encode(total, forKey: .total)
-      try container.encode(dropped, forKey: .dropped)
-      try container.encode(ended, forKey: .ended)
-      try container.encode(effects, forKey: .effects)
-      // `null`, not left out: the page tells "ask again" from "nothing changed" ([]).
-      try container.encode(changed, forKey: .changed)
-    }
-
-    enum CodingKeys: String, CodingKey { case from, steps, total, dropped, ended, effects, changed }
-  }
-
   func run(after start: Int) {
     var head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n"
     for (name, value) in InspectorRouter.securityHeaders { head += "\(name): \(value)\r\n" }
@@ -61,9 +37,8 @@ struct InspectorEventStream {
       position = batch.from + batch.steps.count
       effectsVersion = batch.effects
       sentEnd = batch.ended && position >= batch.total
-      let event = Batch(
-        from: batch.from, steps: batch.steps, total: batch.total, dropped: batch.dropped, ended: sentEnd,
-        effects: batch.effects, changed: batch.changed)
+      var event = batch
+      event.ended = sentEnd
       guard let data = try? JSONEncoder().encode(event) else { return }
       let text = "id: \(position)\nevent: steps\ndata: " + String(decoding: data, as: UTF8.self) + "\n\n"
       guard connection.write(Array(text.utf8)) else { return }

@@ -142,19 +142,35 @@ public final class InspectorLive: InspectorModel, @unchecked Sendable {
     return low < history.count && history[low].summary.n == number ? history[low] : nil
   }
 
-  /// What the live page's event stream sends next (``steps(after:effectsVersion:waitingUpTo:)``).
-  struct Batch {
+  /// What the live page's event stream sends next (``steps(after:effectsVersion:waitingUpTo:)``), as the `steps`
+  /// event's JSON.
+  struct Batch: Encodable {
     /// The position of the first row.
     let from: Int
     let steps: [InspectorStepSummary]
-    let dropped: Int
-    let ended: Bool
     /// How many rows there are.
     let total: Int
+    let dropped: Int
+    /// The run ended (and, as the stream sends it, this is its last event).
+    var ended: Bool
     /// The effect timeline's version.
     let effects: Int
     /// The effects that changed since the version asked about (`nil`: too many, the page asks for its window).
     let changed: [InspectorEffect]?
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(from, forKey: .from)
+      try container.encode(steps, forKey: .steps)
+      try container.encode(total, forKey: .total)
+      try container.encode(dropped, forKey: .dropped)
+      try container.encode(ended, forKey: .ended)
+      try container.encode(effects, forKey: .effects)
+      // `null`, not left out: the page tells "ask again" from "nothing changed" ([]).
+      try container.encode(changed, forKey: .changed)
+    }
+
+    private enum CodingKeys: String, CodingKey { case from, steps, total, dropped, ended, effects, changed }
   }
 
   /// The rows after the first `position`, waiting up to `timeout` for one or for the effect timeline to move past
@@ -170,7 +186,7 @@ public final class InspectorLive: InspectorModel, @unchecked Sendable {
     let rows = history.dropFirst(start).prefix(InspectorRouter.pageLimit).map(\.summary)
     let changed = effectTimeline.changes(after: effectsVersion)
     return Batch(
-      from: forgotten + start, steps: Array(rows), dropped: dropped, ended: ended, total: forgotten + history.count,
+      from: forgotten + start, steps: Array(rows), total: forgotten + history.count, dropped: dropped, ended: ended,
       effects: effectTimeline.version, changed: (changed?.count ?? 0) > InspectorRouter.pageLimit ? nil : changed)
   }
 

@@ -91,18 +91,22 @@ public final class InspectorTrace: Sendable {
     [UInt64: TraceStoreTrack], Bool
   ) {
     var tracks: [UInt64: TraceStoreTrack] = [:]
+    // The store being read, out of the dictionary while its events come one after another.
+    var current: (process: UInt64, track: TraceStoreTrack)?
     var reader = TraceEventReader(bytes)
     var (actions, effects) = (0, 0)
     while true {
       switch try reader.next() {
       case let .event(event):
-        guard let process = event["pid"]?.count else { continue }
-        var track = tracks.removeValue(forKey: process) ?? TraceStoreTrack()
-        let before = (track.actionCount, track.effectCount)
-        track.add(event)
-        actions += track.actionCount - before.0
-        effects += track.effectCount - before.1
-        tracks[process] = track
+        guard let process = event.process else { continue }
+        if current?.process != process {
+          if let current { tracks[current.process] = current.track }
+          current = (process, tracks.removeValue(forKey: process) ?? TraceStoreTrack())
+        }
+        let before = (current?.track.actionCount ?? 0, current?.track.effectCount ?? 0)
+        current?.track.add(event)
+        actions += (current?.track.actionCount ?? 0) - before.0
+        effects += (current?.track.effectCount ?? 0) - before.1
         // A negative offset: past a limit, not malformed.
         if actions > limits.actions || effects > limits.effects {
           let reason =
@@ -110,7 +114,9 @@ public final class InspectorTrace: Sendable {
           throw TraceEventReader.Failure(offset: -1, reason: reason, atEnd: false)
         }
       case .other: continue
-      case let .end(truncated): return (tracks, truncated)
+      case let .end(truncated):
+        if let current { tracks[current.process] = current.track }
+        return (tracks, truncated)
       }
     }
   }

@@ -1,30 +1,21 @@
 /// Reads the events of a Chrome Trace Event file (the JSON Array Format, `[{…},{…}]`, or the Object Format,
-/// `{"traceEvents":[…]}`) one at a time from bytes that may be hostile or cut short.
+/// `{"traceEvents":[…]}`) one at a time from bytes that may be hostile or cut short, into ``TraceEvent``s.
 ///
-/// Nothing in the file can make it trap or grow without bound: values nest at most ``depthLimit`` deep, a string
-/// keeps its first ``keptStringLimit`` bytes (the rest is read and dropped), and a number literal is at most 64
-/// characters. A file that ends inside the event array — a run that never closed its trace — reads as
-/// `.end(truncated: true)` after its last complete event, as trace viewers accept it.
+/// Nothing in the file can make it trap or grow without bound: it keeps only the members the inspector uses (the
+/// rest is checked and skipped), values nest at most ``depthLimit`` deep, a string yields at most its first
+/// ``keptStringLimit`` bytes, and a number literal is at most 64 characters. A file that ends inside the event
+/// array — a run that never closed its trace — reads as `.end(truncated: true)` after its last complete event, as
+/// trace viewers accept it.
 ///
 /// ```swift
 /// var reader = TraceEventReader(bytes)
-/// while case let .event(fields) = try reader.next() { print(fields["name"]) }
+/// while case let .event(event) = try reader.next() { print(event.time ?? 0) }
 /// ```
 struct TraceEventReader {
-  /// A JSON value, as one event parses into.
-  enum Value: Equatable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([Value])
-    case object([String: Value])
-  }
-
   /// What ``next()`` found.
-  enum Next: Equatable {
+  enum Next {
     /// An event (an object in the array).
-    case event([String: Value])
+    case event(TraceEvent)
     /// An element that is not an object (ignored by trace viewers).
     case other
     /// No more events; `truncated` when the file ended before the array did.
@@ -47,7 +38,7 @@ struct TraceEventReader {
   private let bytes: UnsafeRawBufferPointer
   private var position = 0
   private var place = Place.start
-  /// The Object Format: the keys after `traceEvents` are still to be read.
+  /// The Object Format: the members after `traceEvents` are still to be read.
   private var inObject = false
 
   init(_ bytes: UnsafeRawBufferPointer) {
@@ -64,7 +55,7 @@ struct TraceEventReader {
       case .firstInArray, .inArray:
         skipWhitespace()
         guard position < bytes.count else { return finish(truncated: true) }
-        if bytes[position] == UInt8(ascii: "]") {
+        if peek("]") {
           position += 1
           place = .afterArray
           return try next()
@@ -74,11 +65,14 @@ struct TraceEventReader {
           skipWhitespace()
           guard position < bytes.count else { return finish(truncated: true) }
           // A trailing comma before the bracket (as a cut-and-closed file may have) is let through.
-          if bytes[position] == UInt8(ascii: "]") { return try next() }
+          if peek("]") { return try next() }
         }
         place = .inArray
-        if case let .object(fields) = try value(depth: 1) { return .event(fields) }
-        return .other
+        guard peek("{") else {
+          try skipValue(depth: 1)
+          return .other
+        }
+        return .event(try event())
       case .afterArray:
         if inObject { try skipMembers(closing: true) }
         skipWhitespace()
@@ -105,14 +99,12 @@ struct TraceEventReader {
   private mutating func openEventArray() throws(Failure) {
     skipWhitespace()
     guard position < bytes.count else { throw Failure(offset: 0, reason: "the file is empty", atEnd: false) }
-    if bytes[position] == UInt8(ascii: "[") {
+    if peek("[") {
       position += 1
       place = .firstInArray
       return
     }
-    guard bytes[position] == UInt8(ascii: "{") else {
-      throw failure("a trace is a JSON array of events or an object with traceEvents")
-    }
+    guard peek("{") else { throw failure("a trace is a JSON array of events or an object with traceEvents") }
     position += 1
     inObject = true
     try skipMembers(closing: false)
@@ -130,163 +122,221 @@ struct TraceEventReader {
       }
       if !first { try expect(",") }
       first = false
-      skipWhitespace()
-      let key = try string()
-      skipWhitespace()
-      try expect(":")
-      skipWhitespace()
-      if key == "traceEvents", !closing {
+      let key = try memberKey()
+      if !closing, TraceEvent.matches(key, "traceEvents", in: bytes) {
         try expect("[")
         place = .firstInArray
         return
       }
-      _ = try value(depth: 1, keep: false)
+      try skipValue(depth: 1)
     }
+  }
+
+  // MARK: Events
+
+  /// The event object at `{`: the members the inspector uses; the others checked and skipped.
+  private mutating func event() throws(Failure) -> TraceEvent {
+    var event = TraceEvent(bytes: bytes)
+    try forEachMember(depth: 1) { reader, key throws(Failure) in
+      switch EventMember(rawValue: reader.member(key, among: EventMember.names)) {
+      case .name: event.name = try reader.optionalText(depth: 2)
+      case .cat: event.category = try reader.optionalText(depth: 2)
+      case .ph: event.phase = try reader.optionalText(depth: 2)
+      case .ts: event.time = try reader.optionalNumber(depth: 2)
+      case .dur: event.duration = try reader.optionalNumber(depth: 2)
+      case .pid: event.process = TraceNumber.count(try reader.optionalNumber(depth: 2))
+      case .tid: event.thread = TraceNumber.count(try reader.optionalNumber(depth: 2))
+      case .args where reader.peek("{"): try reader.arguments(of: &event)
+      case .args, nil: try reader.skipValue(depth: 2)
+      }
+    }
+    return event
+  }
+
+  /// The `args` object at `{`.
+  private mutating func arguments(of event: inout TraceEvent) throws(Failure) {
+    try forEachMember(depth: 2) { reader, key throws(Failure) in
+      switch ArgumentMember(rawValue: reader.member(key, among: ArgumentMember.names)) {
+      case .name: event.argumentName = try reader.optionalText(depth: 3)
+      case .sequence: event.sequence = TraceNumber.count(try reader.optionalNumber(depth: 3))
+      case .effect: event.effect = TraceNumber.count(try reader.optionalNumber(depth: 3))
+      case .startedBy: event.startedBy = TraceNumber.count(try reader.optionalNumber(depth: 3))
+      case .cancelled: event.cancelled = try reader.isTrue(depth: 3)
+      case .unfinished: event.unfinished = try reader.isTrue(depth: 3)
+      case nil: try reader.skipValue(depth: 3)
+      }
+    }
+  }
+
+  /// An event's members the inspector reads.
+  private enum EventMember: Int {
+    case name, cat, ph, ts, dur, pid, tid, args
+    static let names: [StaticString] = ["name", "cat", "ph", "ts", "dur", "pid", "tid", "args"]
+  }
+
+  /// The members of an event's `args` the inspector reads.
+  private enum ArgumentMember: Int {
+    case name, sequence, effect, startedBy, cancelled, unfinished
+    static let names: [StaticString] = ["name", "sequence", "effect", "startedBy", "cancelled", "unfinished"]
+  }
+
+  /// The position of the key among `names`, or -1.
+  private func member(_ key: TraceEvent.Text, among names: [StaticString]) -> Int {
+    let length = key.end - key.start - 2
+    for index in names.indices {
+      let name = names[index]
+      // Most keys differ in length or first byte: compare those before the rest.
+      guard key.escaped || (name.utf8CodeUnitCount == length && bytes[key.start + 1] == name.utf8Start[0]) else {
+        continue
+      }
+      if TraceEvent.matches(key, name, in: bytes) { return index }
+    }
+    return -1
+  }
+
+  /// Reads the object at `{`, handing each member's key to `body` with the reader at its value (which `body`
+  /// reads).
+  private mutating func forEachMember(
+    depth: Int, _ body: (inout TraceEventReader, TraceEvent.Text) throws(Failure) -> Void
+  ) throws(Failure) {
+    guard depth <= Self.depthLimit else { throw failure("values nest more than \(Self.depthLimit) deep") }
+    try expect("{")
+    skipWhitespace()
+    if peek("}") {
+      position += 1
+      return
+    }
+    while true {
+      let key = try memberKey()
+      try body(&self, key)
+      skipWhitespace()
+      if peek("}") {
+        position += 1
+        return
+      }
+      try expect(",")
+    }
+  }
+
+  /// A member's key and its colon; the reader at the value.
+  private mutating func memberKey() throws(Failure) -> TraceEvent.Text {
+    skipWhitespace()
+    let key = try text()
+    skipWhitespace()
+    try expect(":")
+    skipWhitespace()
+    return key
+  }
+
+  private mutating func optionalText(depth: Int) throws(Failure) -> TraceEvent.Text? {
+    guard peek("\"") else {
+      try skipValue(depth: depth)
+      return nil
+    }
+    return try text()
+  }
+
+  private mutating func optionalNumber(depth: Int) throws(Failure) -> Double? {
+    guard position < bytes.count, bytes[position] == UInt8(ascii: "-") || TraceNumber.isDigit(bytes[position]) else {
+      try skipValue(depth: depth)
+      return nil
+    }
+    return try number()
+  }
+
+  private mutating func isTrue(depth: Int) throws(Failure) -> Bool {
+    guard peek("t") else {
+      try skipValue(depth: depth)
+      return false
+    }
+    try literal("true")
+    return true
   }
 
   // MARK: Values
 
-  private mutating func value(depth: Int, keep: Bool = true) throws(Failure) -> Value {
+  /// Checks the value here and steps over it.
+  private mutating func skipValue(depth: Int) throws(Failure) {
     guard depth <= Self.depthLimit else { throw failure("values nest more than \(Self.depthLimit) deep") }
     skipWhitespace()
     guard position < bytes.count else { throw endFailure() }
     switch bytes[position] {
     case UInt8(ascii: "{"):
-      position += 1
-      var fields: [String: Value] = [:]
-      skipWhitespace()
-      if peek("}") {
-        position += 1
-        return .object(fields)
-      }
-      while true {
-        skipWhitespace()
-        let key = try string(keep: keep)
-        skipWhitespace()
-        try expect(":")
-        let member = try value(depth: depth + 1, keep: keep)
-        if keep { fields[key] = member }
-        skipWhitespace()
-        if peek("}") {
-          position += 1
-          return keep ? .object(fields) : .null
-        }
-        try expect(",")
-      }
+      try forEachMember(depth: depth) { reader, _ throws(Failure) in try reader.skipValue(depth: depth + 1) }
     case UInt8(ascii: "["):
       position += 1
-      var elements: [Value] = []
       skipWhitespace()
       if peek("]") {
         position += 1
-        return .array(elements)
+        return
       }
       while true {
-        let element = try value(depth: depth + 1, keep: keep)
-        if keep { elements.append(element) }
+        try skipValue(depth: depth + 1)
         skipWhitespace()
         if peek("]") {
           position += 1
-          return keep ? .array(elements) : .null
+          return
         }
         try expect(",")
       }
-    case UInt8(ascii: "\""):
-      return .string(try string(keep: keep))
-    case UInt8(ascii: "t"):
-      try literal("true")
-      return .bool(true)
-    case UInt8(ascii: "f"):
-      try literal("false")
-      return .bool(false)
-    case UInt8(ascii: "n"):
-      try literal("null")
-      return .null
-    default:
-      return .number(try number())
+    case UInt8(ascii: "\""): _ = try text()
+    case UInt8(ascii: "t"): try literal("true")
+    case UInt8(ascii: "f"): try literal("false")
+    case UInt8(ascii: "n"): try literal("null")
+    default: _ = try number()
     }
   }
 
-  private mutating func string(keep: Bool = true) throws(Failure) -> String {
+  /// Checks the string here (escapes, no control characters) and steps over it.
+  private mutating func text() throws(Failure) -> TraceEvent.Text {
     guard position < bytes.count else { throw endFailure() }
     guard peek("\"") else { throw failure("a string was expected") }
+    let start = position
     position += 1
-    var kept: [UInt8] = []
+    var escaped = false
     while true {
       guard position < bytes.count else { throw endFailure() }
       let byte = bytes[position]
       position += 1
       switch byte {
       case UInt8(ascii: "\""):
-        return String(decoding: kept, as: UTF8.self)
+        return TraceEvent.Text(start: start, end: position, escaped: escaped)
       case UInt8(ascii: "\\"):
+        escaped = true
         guard position < bytes.count else { throw endFailure() }
         let escape = bytes[position]
         position += 1
-        let scalar: Unicode.Scalar
         switch escape {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scalar = Unicode.Scalar(escape)
-        case UInt8(ascii: "b"): scalar = "\u{8}"
-        case UInt8(ascii: "f"): scalar = "\u{C}"
-        case UInt8(ascii: "n"): scalar = "\n"
-        case UInt8(ascii: "r"): scalar = "\r"
-        case UInt8(ascii: "t"): scalar = "\t"
-        case UInt8(ascii: "u"): scalar = try unicodeEscape()
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+          UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+          continue
+        case UInt8(ascii: "u"):
+          guard position + 4 <= bytes.count else { throw endFailure() }
+          for _ in 0..<4 {
+            guard Character(Unicode.Scalar(bytes[position])).isHexDigit else {
+              throw failure("a \\u escape needs four hex digits")
+            }
+            position += 1
+          }
         default: throw failure("an unknown escape in a string")
         }
-        if keep, kept.count < Self.keptStringLimit { kept += Array(String(scalar).utf8) }
       case 0..<0x20:
         throw failure("a control character inside a string")
       default:
-        if keep, kept.count < Self.keptStringLimit { kept.append(byte) }
+        continue
       }
     }
-  }
-
-  /// The scalar of `\uXXXX` (after the `u`), joining a surrogate pair; a lone surrogate becomes U+FFFD.
-  private mutating func unicodeEscape() throws(Failure) -> Unicode.Scalar {
-    let high = try hexQuad()
-    if (0xD800..<0xDC00).contains(high), peek("\\"), position + 1 < bytes.count,
-      bytes[position + 1] == UInt8(ascii: "u")
-    {
-      let saved = position
-      position += 2
-      let low = try hexQuad()
-      if (0xDC00..<0xE000).contains(low) {
-        return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)) ?? "\u{FFFD}"
-      }
-      position = saved
-    }
-    return Unicode.Scalar(high) ?? "\u{FFFD}"
-  }
-
-  private mutating func hexQuad() throws(Failure) -> UInt32 {
-    guard position + 4 <= bytes.count else { throw endFailure() }
-    var result: UInt32 = 0
-    for _ in 0..<4 {
-      guard let digit = Character(Unicode.Scalar(bytes[position])).hexDigitValue else {
-        throw failure("a \\u escape needs four hex digits")
-      }
-      result = result << 4 | UInt32(digit)
-      position += 1
-    }
-    return result
   }
 
   private mutating func number() throws(Failure) -> Double {
     let start = position
-    while position < bytes.count, position - start <= 64,
-      bytes[position] == UInt8(ascii: "-") || bytes[position] == UInt8(ascii: "+")
-        || bytes[position] == UInt8(ascii: ".")
-        || bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E")
-        || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position])
-    {
-      position += 1
-    }
+    while position < bytes.count, position - start <= 64, TraceNumber.isNumberByte(bytes[position]) { position += 1 }
     guard position < bytes.count else { throw endFailure() }
-    let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
     let tooLong = position - start > 64
-    guard !tooLong, let number = Double(text), number.isFinite else {
+    let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<position])
+    guard !tooLong, let number = TraceNumber.decimal(slice) ?? Double(String(decoding: slice, as: UTF8.self)),
+      number.isFinite
+    else {
       position = start
       throw failure(tooLong ? "a number longer than 64 characters" : "a value was expected")
     }
@@ -329,31 +379,5 @@ struct TraceEventReader {
 
   private func endFailure() -> Failure {
     Failure(offset: position, reason: "the file ends inside a value", atEnd: true)
-  }
-}
-
-extension TraceEventReader.Value {
-  /// The number, if this is one.
-  var number: Double? {
-    if case let .number(value) = self { return value }
-    return nil
-  }
-
-  /// The string, if this is one.
-  var string: String? {
-    if case let .string(value) = self { return value }
-    return nil
-  }
-
-  /// The member `key`, if this is an object with it.
-  subscript(key: String) -> Self? {
-    if case let .object(fields) = self { return fields[key] }
-    return nil
-  }
-
-  /// The number as a whole number from 0 to 2⁵³ (exact in a `Double`), else `nil`.
-  var count: UInt64? {
-    guard let number, number >= 0, number <= 9_007_199_254_740_992, number.rounded() == number else { return nil }
-    return UInt64(number)
   }
 }

@@ -44,48 +44,69 @@ struct TraceStoreTrack {
   private(set) var lastSequence: UInt64 = 0
 
   /// Takes in one event of this store's process; ignores events that are not the tracer's.
-  mutating func add(_ event: [String: TraceEventReader.Value]) {
-    let phase = event["ph"]?.string
-    let arguments = event["args"]
-    let thread = event["tid"]?.count
-    let time = event["ts"]?.number
-    switch (phase, event["name"]?.string, event["cat"]?.string) {
-    case ("M", "process_name", _):
-      name = arguments?["name"]?.string.map { String($0.prefix(200)) } ?? name
-    case ("M", "thread_name", _) where (thread ?? 0) > 0:
-      guard let thread, effectsByID[thread] == nil else { return }
-      let name = arguments?["name"]?.string ?? "effect \(thread)"
-      effectsByID[thread] = Effect(
-        name: String(name.prefix(200)), startedBy: actions.last?.sequence, start: actions.last?.time)
-      order.append(thread)
-    case ("X", _, "action"):
-      guard let sequence = arguments?["sequence"]?.count, let time else { return }
-      actions.append(Action(sequence: sequence, time: time))
-      lastSequence = max(lastSequence, sequence)
-      if let cause = arguments?["effect"]?.count { causes[sequence] = cause }
-    case let ("X", name, "effect"):
-      guard let thread, thread > 0, let time else { return }
-      if effectsByID[thread] == nil { order.append(thread) }
-      var effect = effectsByID[thread] ?? Effect(name: String((name ?? "effect \(thread)").prefix(200)))
-      effect.startedBy = arguments?["startedBy"]?.count ?? effect.startedBy
-      effect.start = time
-      effect.cancelled = effect.cancelled || arguments?["cancelled"] == .bool(true)
-      effect.unfinished = arguments?["unfinished"] == .bool(true)
-      effect.end = effect.unfinished ? nil : time + max(0, event["dur"]?.number ?? 0)
-      effectsByID[thread] = effect
-    case ("i", "cancelled", "effect"):
-      guard let thread, let time else { return }
+  mutating func add(_ event: TraceEvent) {
+    guard let phase = event.phase else { return }
+    if event.is(phase, "X") {
+      guard let time = event.time else { return }
+      if event.is(event.category, "action") {
+        guard let sequence = event.sequence else { return }
+        actions.append(Action(sequence: sequence, time: time))
+        lastSequence = max(lastSequence, sequence)
+        if let cause = event.effect { causes[sequence] = cause }
+      } else if event.is(event.category, "effect"), let thread = event.thread, thread > 0 {
+        if effectsByID[thread] == nil { order.append(thread) }
+        var effect = effectsByID[thread] ?? Effect(name: Self.name(event.text(event.name), or: thread))
+        effect.startedBy = event.startedBy ?? effect.startedBy
+        effect.start = time
+        effect.cancelled = effect.cancelled || event.cancelled
+        effect.unfinished = event.unfinished
+        effect.end = event.unfinished ? nil : time + max(0, event.duration ?? 0)
+        effectsByID[thread] = effect
+      }
+    } else if event.is(phase, "M") {
+      if event.is(event.name, "process_name") {
+        name = event.text(event.argumentName).map { String($0.prefix(200)) } ?? name
+      } else if event.is(event.name, "thread_name"), let thread = event.thread, thread > 0,
+        effectsByID[thread] == nil
+      {
+        // Named when it started; started by the action written just before.
+        effectsByID[thread] = Effect(
+          name: Self.name(event.text(event.argumentName), or: thread), startedBy: actions.last?.sequence,
+          start: actions.last?.time)
+        order.append(thread)
+      }
+    } else if event.is(phase, "i"), event.is(event.name, "cancelled"), event.is(event.category, "effect"),
+      let thread = event.thread, let time = event.time
+    {
       effectsByID[thread]?.cancelled = true
       effectsByID[thread]?.cancelledAt = time
-    default:
-      return
     }
+  }
+
+  /// A name of at most 200 characters.
+  private static func name(_ text: String?, or thread: UInt64) -> String {
+    guard let text else { return "effect \(thread)" }
+    // Counted in bytes first: most names are short, and characters never outnumber bytes.
+    return text.utf8.count <= 200 ? text : String(text.prefix(200))
+  }
+
+  /// `name` without the tracer's `effect 3 · ` before the action's name (the page shows the id itself).
+  private static func withoutEffectPrefix(_ name: String, _ id: UInt64) -> String {
+    var rest = Substring(name).utf8
+    guard rest.starts(with: "effect ".utf8) else { return name }
+    rest = rest.dropFirst(7)
+    let digits = rest.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    guard UInt64(Substring(digits)) == id else { return name }
+    rest = rest.dropFirst(digits.count)
+    guard rest.starts(with: " · ".utf8) else { return name }
+    return String(Substring(rest.dropFirst(" · ".utf8.count)))
   }
 
   /// The effects, with the steps they ran through; `skipped` counts the ones no step can be found for.
   func effects() -> (effects: [InspectorEffect], skipped: Int) {
     // Step at a time: the last action whose reducer started by then.
-    let byTime = actions.sorted { ($0.time, $0.sequence) < ($1.time, $1.sequence) }
+    let inOrder = zip(actions, actions.dropFirst()).allSatisfy { ($0.time, $0.sequence) <= ($1.time, $1.sequence) }
+    let byTime = inOrder ? actions : actions.sorted { ($0.time, $0.sequence) < ($1.time, $1.sequence) }
     func step(at time: Double) -> Int? {
       var low = 0
       var high = byTime.count
@@ -105,9 +126,7 @@ struct TraceStoreTrack {
       }
       let first = Int(clamping: startedBy)
       let end = effect.end
-      // The tracer names a track `effect 3 · .start`: the page shows the id itself.
-      let prefix = "effect \(id) · "
-      let name = effect.name.hasPrefix(prefix) ? String(effect.name.dropFirst(prefix.count)) : effect.name
+      let name = Self.withoutEffectPrefix(effect.name, id)
       result.append(
         InspectorEffect(
           id: id, startedBy: first, parent: causes[startedBy], name: name,

@@ -175,6 +175,24 @@ final class InspectorTraceTests: XCTestCase {
     XCTAssertEqual(names?.first, effects[0].name)
   }
 
+  func testKeysWithEscapesAndEveryNumberFormReadAsJSONSays() throws {
+    // "name", "cat", "sequence" spelled with escapes; numbers with exponents, signs and more than 15 digits.
+    let text = #"""
+      [{"n\u0061me":".a","c\u0061t":"action","ph":"X","ts":1.5e1,"pid":1,"tid":0,"args":{"seq\u0075ence":2E0}},
+      {"name":"effect 4","cat":"effect","ph":"X","ts":16.0000000000000001,"dur":-0.0,"pid":1.0,"tid":4,
+       "args":{"startedBy":20000000000000000e-16,"cancelled":true,"extra":[{"deep":[null,false,"\/"]}]}},
+      {"name":".b","cat":"action","ph":"X","ts":17,"pid":1,"tid":0,"args":{"sequence":3}}]
+      """#
+    let trace = try InspectorTrace(contentsOf: try write(text))
+    let effects = trace.effects(from: 1, to: 9, offset: 0, count: 9).effects
+    XCTAssertEqual(effects.map(\.id), [4])
+    XCTAssertEqual(effects.first?.startedBy, 2)
+    XCTAssertEqual(effects.first?.endStep, 2, "it ended at 16 µs, before step 3 at 17")
+    XCTAssertEqual(effects.first?.cancelled, true)
+    XCTAssertEqual(effects.first?.start ?? 0, 16e-6, accuracy: 1e-12)
+    XCTAssertEqual(trace.lastStep, 3)
+  }
+
   func testAHugeTraceIsServedAWindowAtATimeAndPastTheLimitsIsATypedError() throws {
     // 20,000 steps, each starting a short effect, and one effect running from step 1 to the end.
     var text = "[\n" + Self.process("Jobs store") + ",\n"
