@@ -9,7 +9,8 @@ import UnidirectionalInspector
 /// beside the log named like it with `.trace.json`) the page shows the effect timeline too.
 struct InspectCommand: DemoCommand {
   static let name = "inspect"
-  static let summary = "open an action log (from --record) in the browser: steps, state tree, diffs (127.0.0.1)"
+  static let summary =
+    "open an action log (from --record) in the browser: steps, state tree, diffs, effects (127.0.0.1)"
   static let synopsis = "demo inspect FILE [--trace TRACE] [--changed-counter] [--port N]"
   static let usage = """
     FILE                the action log to inspect (its header names the feature)

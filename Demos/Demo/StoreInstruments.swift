@@ -23,8 +23,7 @@ struct StoreInstruments {
       ("--print-changes", "print every action and what it changed in the state (secrets redacted)"),
       (
         "--trace FILE",
-        "write a timeline of the run (Chrome Trace Event JSON: open it in ui.perfetto.dev, or its effects along the "
-          + "steps with `demo inspect LOG --trace FILE`)"
+        "write a timeline of the run (Chrome Trace Event JSON: ui.perfetto.dev, or `demo inspect LOG --trace`)"
       ),
       ("--inspect", "follow the run in the browser: prints an http://127.0.0.1 inspector URL (actions, diffs, state)"),
     ].map { $0.0.padding(toLength: max(column, $0.0.count + 1), withPad: " ", startingAt: 0) + $0.1 }
