@@ -38,8 +38,18 @@ struct InspectorEffectIndex: Sendable {
       reach.append(max(reach.last ?? 0, effect.endStep ?? Int.max))
       return
     }
-    effects.append(effect)
-    effects.sort { ($0.startedBy, $0.id) < ($1.startedBy, $1.id) }
+    // Started out of order (rare: effects start in the order their actions were reduced): in its place.
+    var low = 0
+    var high = effects.count
+    while low < high {
+      let middle = (low + high) / 2
+      if (effects[middle].startedBy, effects[middle].id) < (effect.startedBy, effect.id) {
+        low = middle + 1
+      } else {
+        high = middle
+      }
+    }
+    effects.insert(effect, at: low)
     reindex()
   }
 
