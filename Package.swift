@@ -103,6 +103,9 @@ let package = Package(
       dependencies: ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalTesting"],
       swiftSettings: testSettings),
     .testTarget(
+      name: "UnidirectionalInspectorTests", dependencies: ["Unidirectional", "UnidirectionalInspector"],
+      swiftSettings: testSettings),
+    .testTarget(
       name: "UnidirectionalTestingTests", dependencies: ["Unidirectional", "UnidirectionalTesting"],
       swiftSettings: testSettings),
     // Fakes and fixtures several features' tests share (not a product).

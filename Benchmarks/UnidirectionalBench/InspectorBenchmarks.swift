@@ -19,6 +19,10 @@ enum InspectorBenchmarks {
   /// `--profile send_inspected [N]`: `send` on a store with a live inspector (no page), for callgrind; returns false
   /// for another name.
   static func profile(_ name: String, iterations: Int) -> Bool {
+    if name == "trace_open" {
+      InspectorTraceBenchmark.profile(effects: iterations)
+      return true
+    }
     guard name == "send_inspected" else { return false }
     let live = InspectorLive(feature: "BenchFeature")
     let store = Store(initialState: BenchState(), observers: [live.observer(for: BenchFeature.self)]) {
@@ -35,6 +39,7 @@ enum InspectorBenchmarks {
   static func all(rounds: Int) async -> [BenchmarkResult] {
     var results: [BenchmarkResult] = []
     if let open = openToFirstScreen(lines: 1_000_000, rounds: 3) { results.append(open) }
+    if let trace = InspectorTraceBenchmark.run(rounds: 3) { results.append(trace) }
     results += liveSend()
     return results
   }
@@ -89,14 +94,14 @@ enum InspectorBenchmarks {
       baselineName: "read(2) the file, count lines", baselineNsPerOp: medianOf(reads), target: "< 1 s (1e9 ns)")
   }
 
-  private static func measureNanoseconds(_ body: () -> Void) -> Double {
+  static func measureNanoseconds(_ body: () -> Void) -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
     body()
     return Double(DispatchTime.now().uptimeNanoseconds - start)
   }
 
   /// Lines in the file, read with read(2) in 1 MiB chunks: the raw cost of looking at every byte once.
-  private static func countLines(_ url: URL) -> Int {
+  static func countLines(_ url: URL) -> Int {
     let descriptor = open(url.path, O_RDONLY)
     guard descriptor >= 0 else { return 0 }
     defer { close(descriptor) }

@@ -5,13 +5,17 @@ import UnidirectionalInspector
 /// `demo inspect FILE`: serves an action log to the browser on 127.0.0.1 — the steps as a filterable list, the
 /// state at any step as a tree, the diff each step made — until Ctrl-C. With `--changed-counter` the log is
 /// replayed through the changed counter (as `demo replay --changed-counter` does) and the page opens at the first
-/// divergence, the recorded state next to the replayed one.
+/// divergence, the recorded state next to the replayed one. With the run's trace (`--trace FILE`, or the file
+/// beside the log named like it with `.trace.json`) the page shows the effect timeline too.
 struct InspectCommand: DemoCommand {
   static let name = "inspect"
-  static let summary = "open an action log (from --record) in the browser: steps, state tree, diffs (127.0.0.1)"
-  static let synopsis = "demo inspect FILE [--changed-counter] [--port N]"
+  static let summary =
+    "open an action log (from --record) in the browser: steps, state tree, diffs, effects (127.0.0.1)"
+  static let synopsis = "demo inspect FILE [--trace TRACE] [--changed-counter] [--port N]"
   static let usage = """
     FILE                the action log to inspect (its header names the feature)
+    --trace TRACE       the run's trace (from --trace): shows the effect timeline along the steps
+                        (default: FILE's name with .trace.json, e.g. scan.trace.json beside scan.jsonl, if it exists)
     --changed-counter   replay counter logs through a changed counter (ticks add 2): opens at the divergence
     --port N            listen on this port of 127.0.0.1 (default: a free one)
     """
@@ -20,8 +24,10 @@ struct InspectCommand: DemoCommand {
     let url: URL
     let changed: Bool
     let port: UInt16
+    let trace: URL?
     do {
-      let parsed = try OptionParser(arguments, valueOptions: ["--port"], flagOptions: ["--changed-counter"])
+      let parsed = try OptionParser(
+        arguments, valueOptions: ["--port", "--trace"], flagOptions: ["--changed-counter"])
       guard parsed.positional.count == 1 else {
         throw UsageError(parsed.positional.isEmpty ? "FILE is required" : "unexpected argument \(parsed.positional[1])")
       }
@@ -31,6 +37,12 @@ struct InspectCommand: DemoCommand {
       (url, changed, port) = (
         URL(fileURLWithPath: parsed.positional[0]), parsed.flags.contains("--changed-counter"), number
       )
+      if let path = parsed.values["--trace"] {
+        guard !path.isEmpty else { throw UsageError("--trace can't be empty") }
+        trace = URL(fileURLWithPath: path)
+      } else {
+        trace = Self.traceBeside(url)
+      }
     } catch {
       return usageFailure(error)
     }
@@ -45,7 +57,7 @@ struct InspectCommand: DemoCommand {
         return 1
       }
       let recorded = changed ? ReplayCommand.features(changedCounter: false).first { $0.name == feature.name } : nil
-      model = try feature.inspector(url, recorded)
+      model = try feature.inspector(url, recorded, trace)
     } catch {
       fail("cannot open action log \(url.path): \(error)")
       return 1
@@ -58,16 +70,26 @@ struct InspectCommand: DemoCommand {
       return 1
     }
     let info = model.info()
+    if let error = info.timeline?.error { fail("\(error) (the log opens without the effect timeline)") }
+    let timeline = info.timeline.flatMap { timeline in
+      timeline.error == nil ? trace.map { ", \(timeline.effectCount) effects from \(TerminalText.line($0.path))" } : nil
+    }
     // Written at once (not buffered): a program reading the output waits for the URL.
     FileHandle.standardOutput.write(
       Data(
         """
-        inspecting \(TerminalText.line(url.path)): feature \(info.feature), \(info.stepCount) steps
+        inspecting \(TerminalText.line(url.path)): feature \(info.feature), \(info.stepCount) steps\(timeline ?? "")
         inspector: \(server.url.absoluteString)
         open it in a browser; Ctrl-C stops the server
 
         """.utf8))
     while true { try? await Task.sleep(for: .seconds(3_600)) }
+  }
+
+  /// The trace recorded beside `log` by the naming convention (`scan.jsonl` → `scan.trace.json`), if there is one.
+  static func traceBeside(_ log: URL) -> URL? {
+    let trace = log.deletingPathExtension().appendingPathExtension("trace.json")
+    return trace != log && FileManager.default.fileExists(atPath: trace.path) ? trace : nil
   }
 
   /// Prints `message` (it may quote the log) on standard error, escaped and shortened.

@@ -13,9 +13,9 @@ struct ReplayableFeature {
   let name: String
   /// Replays the log at a URL as the options say, printing as it goes; returns the outcome.
   let replay: (URL, ReplayOptions) -> ReplayOutcome
-  /// `demo inspect`: the inspector's model of the log at a URL; given the feature as it was when recording, the log
-  /// is replayed through this one as a changed reducer.
-  let inspector: (URL, _ recorded: ReplayableFeature?) throws(InspectorError) -> any InspectorModel
+  /// `demo inspect`: the inspector's model of the log at a URL (with the run's trace, if given); given the feature
+  /// as it was when recording, the log is replayed through this one as a changed reducer.
+  let inspector: (URL, _ recorded: ReplayableFeature?, _ trace: URL?) throws(InspectorError) -> any InspectorModel
   /// The reducer, for ``inspector`` of a changed feature of the same type.
   private let reducer: Any
 
@@ -24,8 +24,8 @@ struct ReplayableFeature {
     self.name = name ?? ActionRecorder.defaultFeatureName(for: R.self)
     self.replay = { url, options in LogReplayer(url: url, reducer: reducer, options: options).run() }
     self.reducer = reducer
-    self.inspector = { url, recorded throws(InspectorError) in
-      try InspectorLogModel(contentsOf: url, reducer: reducer, recordedReducer: recorded?.reducer as? R)
+    self.inspector = { url, recorded, trace throws(InspectorError) in
+      try InspectorLogModel(contentsOf: url, reducer: reducer, recordedReducer: recorded?.reducer as? R, trace: trace)
     }
   }
 }

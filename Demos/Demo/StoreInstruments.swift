@@ -21,7 +21,10 @@ struct StoreInstruments {
   static func usage(column: Int) -> String {
     [
       ("--print-changes", "print every action and what it changed in the state (secrets redacted)"),
-      ("--trace FILE", "write a timeline of the run (Chrome Trace Event JSON: open it in ui.perfetto.dev)"),
+      (
+        "--trace FILE",
+        "write a timeline of the run (Chrome Trace Event JSON: ui.perfetto.dev, or `demo inspect LOG --trace`)"
+      ),
       ("--inspect", "follow the run in the browser: prints an http://127.0.0.1 inspector URL (actions, diffs, state)"),
     ].map { $0.0.padding(toLength: max(column, $0.0.count + 1), withPad: " ", startingAt: 0) + $0.1 }
       .joined(separator: "\n")

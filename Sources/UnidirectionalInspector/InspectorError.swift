@@ -14,6 +14,8 @@ public enum InspectorError: Error, Sendable, Equatable, CustomStringConvertible 
   case noSuchStep(Int)
   /// The step could not be replayed or shown.
   case cannotShow(step: Int, reason: String)
+  /// The model has no effect timeline (a log opened without a trace, or a trace that could not be read).
+  case noTimeline
 
   public var description: String {
     switch self {
@@ -21,6 +23,7 @@ public enum InspectorError: Error, Sendable, Equatable, CustomStringConvertible 
     case let .cannotRead(path, reason): "cannot read \(path): \(reason)"
     case let .noSuchStep(number): "there is no step \(number)"
     case let .cannotShow(step, reason): "cannot show step \(step): \(reason)"
+    case .noTimeline: "no effect timeline: open the log with its trace (--trace FILE)"
     }
   }
 

@@ -1,8 +1,9 @@
 import Foundation
 import Unidirectional
 
-/// A running store as the inspector shows it: the steps its ``InspectorObserver`` hands over, kept in a bounded
-/// history, rendered (state, diff) only when the page asks for one.
+/// A running store as the inspector shows it: the steps and effect events its ``InspectorObserver`` hands over,
+/// kept in a bounded history (the steps rendered — state, diff — only when the page asks for one) and an effect
+/// timeline (``InspectorLiveEffects``).
 ///
 /// The store's send path only appends to the observer's bounded buffer; a thread of the inspector collects the
 /// buffer every ``collectInterval`` and wakes the pages' event streams. A full buffer drops actions and counts
@@ -20,6 +21,22 @@ public final class InspectorLive: InspectorModel, @unchecked Sendable {
     let render: @Sendable () -> (action: String, state: String, diff: String?)
   }
 
+  /// An effect event and the step it happened at (the last action reduced by then).
+  struct EffectRecord: Sendable {
+    let event: EffectEvent
+    let step: UInt64
+  }
+
+  /// What one collection took from an observer: steps and effect events, how many of each were dropped, and when
+  /// (seconds since the run started).
+  struct Taken {
+    let steps: [Step]
+    let dropped: Int
+    let effects: [EffectRecord]
+    let effectsDropped: Int
+    let time: Double
+  }
+
   /// How often the buffer is collected.
   static let collectInterval: Duration = .milliseconds(20)
 
@@ -35,6 +52,7 @@ public final class InspectorLive: InspectorModel, @unchecked Sendable {
   private var initial: (@Sendable () -> String)?
   private var sources: [any InspectorStepSource] = []
   private var dropped = 0
+  private var effectTimeline: InspectorLiveEffects
   private var ended = false
   private var isCollecting = false
   private var feature: String
@@ -44,6 +62,7 @@ public final class InspectorLive: InspectorModel, @unchecked Sendable {
   public init(feature: String, historyLimit: Int = 100_000) {
     self.feature = feature
     self.historyLimit = historyLimit
+    effectTimeline = InspectorLiveEffects(limit: historyLimit)
   }
 
   /// An observer to install on the store; its steps appear here.
@@ -68,8 +87,17 @@ public final class InspectorLive: InspectorModel, @unchecked Sendable {
     condition.withLock {
       InspectorInfo(
         mode: "live", feature: feature, stepCount: history.last?.summary.n ?? 0, firstDivergence: nil,
-        dropped: dropped, ended: ended)
+        dropped: dropped, ended: ended,
+        timeline: InspectorTimelineInfo(
+          source: "live", effectCount: effectTimeline.count,
+          notes: effectTimeline.dropped > 0
+            ? ["\(effectTimeline.dropped) effect events dropped (the inspector fell behind)"] : [],
+          error: nil))
     }
+  }
+
+  public func effects(from first: Int, to last: Int, offset: Int, count: Int) -> InspectorEffectPage {
+    condition.withLock { effectTimeline.page(from: first, to: last, offset: offset, count: count) }
   }
 
   public func steps(from: Int, count: Int, filter: String?) -> InspectorStepPage {
@@ -88,17 +116,7 @@ public final class InspectorLive: InspectorModel, @unchecked Sendable {
   public func step(_ number: Int) throws(InspectorError) -> InspectorStepDetail {
     let found: Step?
     let initial: (@Sendable () -> String)?
-    (found, initial) = condition.withLock {
-      // Step numbers grow along the history (with gaps where actions were dropped).
-      var low = 0
-      var high = history.count
-      while low < high {
-        let middle = (low + high) / 2
-        if history[middle].summary.n < number { low = middle + 1 } else { high = middle }
-      }
-      let hit = low < history.count && history[low].summary.n == number
-      return (hit ? history[low] : nil, self.initial)
-    }
+    (found, initial) = condition.withLock { (kept(number), self.initial) }
     if number == 0, let initial {
       return InspectorStepDetail(
         n: 0, name: "", action: "", origin: "", time: 0, state: initial(), diff: nil, matchesRecording: nil,
@@ -112,18 +130,64 @@ public final class InspectorLive: InspectorModel, @unchecked Sendable {
       state: rendered.state, diff: rendered.diff, matchesRecording: nil, recorded: nil)
   }
 
-  /// The rows after the first `position`, waiting up to `timeout` for one; with what was dropped, whether the run
-  /// ended and how many rows there are.
-  func steps(after position: Int, waitingUpTo timeout: Duration) -> (
-    from: Int, steps: [InspectorStepSummary], dropped: Int, ended: Bool, total: Int
-  ) {
+  /// Step `number`, if kept. Call with `condition` held.
+  private func kept(_ number: Int) -> Step? {
+    // Step numbers grow along the history (with gaps where actions were dropped).
+    var low = 0
+    var high = history.count
+    while low < high {
+      let middle = (low + high) / 2
+      if history[middle].summary.n < number { low = middle + 1 } else { high = middle }
+    }
+    return low < history.count && history[low].summary.n == number ? history[low] : nil
+  }
+
+  /// What the live page's event stream sends next (``steps(after:effectsVersion:waitingUpTo:)``), as the `steps`
+  /// event's JSON.
+  struct Batch: Encodable {
+    /// The position of the first row.
+    let from: Int
+    let steps: [InspectorStepSummary]
+    /// How many rows there are.
+    let total: Int
+    let dropped: Int
+    /// The run ended (and, as the stream sends it, this is its last event).
+    var ended: Bool
+    /// The effect timeline's version.
+    let effects: Int
+    /// The effects that changed since the version asked about (`nil`: too many, the page asks for its window).
+    let changed: [InspectorEffect]?
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(from, forKey: .from)
+      try container.encode(steps, forKey: .steps)
+      try container.encode(total, forKey: .total)
+      try container.encode(dropped, forKey: .dropped)
+      try container.encode(ended, forKey: .ended)
+      try container.encode(effects, forKey: .effects)
+      // `null`, not left out: the page tells "ask again" from "nothing changed" ([]).
+      try container.encode(changed, forKey: .changed)
+    }
+
+    private enum CodingKeys: String, CodingKey { case from, steps, total, dropped, ended, effects, changed }
+  }
+
+  /// The rows after the first `position`, waiting up to `timeout` for one or for the effect timeline to move past
+  /// `effectsVersion`.
+  func steps(after position: Int, effectsVersion: Int, waitingUpTo timeout: Duration) -> Batch {
     condition.lock()
     defer { condition.unlock() }
     let deadline = Date().addingTimeInterval(Self.timeInterval(timeout))
-    while forgotten + history.count <= position, !ended, condition.wait(until: deadline) {}
+    while forgotten + history.count <= position, effectTimeline.version == effectsVersion, !ended,
+      condition.wait(until: deadline)
+    {}
     let start = max(0, position - forgotten)
     let rows = history.dropFirst(start).prefix(InspectorRouter.pageLimit).map(\.summary)
-    return (forgotten + start, Array(rows), dropped, ended, forgotten + history.count)
+    let changed = effectTimeline.changes(after: effectsVersion)
+    return Batch(
+      from: forgotten + start, steps: Array(rows), total: forgotten + history.count, dropped: dropped, ended: ended,
+      effects: effectTimeline.version, changed: (changed?.count ?? 0) > InspectorRouter.pageLimit ? nil : changed)
   }
 
   func started(initialState render: @escaping @Sendable () -> String) {
@@ -168,19 +232,21 @@ public final class InspectorLive: InspectorModel, @unchecked Sendable {
     }
   }
 
-  private func collect() {
+  /// Takes what the observers collected into the history and the effect timeline.
+  func collect() {
     let sources = condition.withLock { self.sources }
-    var steps: [Step] = []
-    var droppedNow = 0
-    for source in sources {
-      let (taken, lost) = source.takeSteps()
-      steps += taken
-      droppedNow += lost
-    }
-    guard !steps.isEmpty || droppedNow > 0 else { return }
+    let taken = sources.map { $0.take() }
+    guard taken.contains(where: { !$0.steps.isEmpty || $0.dropped > 0 || !$0.effects.isEmpty || $0.effectsDropped > 0 })
+    else { return }
     condition.withLock {
-      history += steps
-      dropped += droppedNow
+      for batch in taken {
+        history += batch.steps
+        dropped += batch.dropped
+        for record in batch.effects {
+          effectTimeline.apply(record, time: batch.time) { kept($0)?.summary.name ?? "" }
+        }
+        effectTimeline.addDropped(batch.effectsDropped)
+      }
       if history.count > historyLimit {
         let excess = history.count - historyLimit
         history.removeFirst(excess)
@@ -195,8 +261,8 @@ public final class InspectorLive: InspectorModel, @unchecked Sendable {
   }
 }
 
-/// What ``InspectorLive`` collects steps from.
+/// What ``InspectorLive`` collects steps and effect events from.
 protocol InspectorStepSource: AnyObject, Sendable {
-  /// The steps since the last call, and how many were dropped meanwhile.
-  func takeSteps() -> ([InspectorLive.Step], Int)
+  /// The steps and effect events since the last call, and how many were dropped meanwhile.
+  func take() -> InspectorLive.Taken
 }

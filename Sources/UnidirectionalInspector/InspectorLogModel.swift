@@ -18,14 +18,16 @@ where R.State: Codable, R.Action: Decodable {
   private let index: InspectorLogIndex
   private let header: ActionLogHeader
   private let isChanged: Bool
+  private let timeline: Result<InspectorTrace, InspectorTraceError>?
   // Replays are stateful: one request at a time uses them.
   private let lock = NSLock()
   private let cursor: ReplayCursor<R>
   private let recordedCursor: ReplayCursor<R>?
   private var divergence: Int??
 
-  /// Indexes the log at `url` and prepares to replay it through `reducer` (and `recordedReducer`, if given).
-  public init(contentsOf url: URL, reducer: R, recordedReducer: R? = nil) throws(InspectorError) {
+  /// Indexes the log at `url` and prepares to replay it through `reducer` (and `recordedReducer`, if given); reads
+  /// the run's effect timeline from `trace`, if given.
+  public init(contentsOf url: URL, reducer: R, recordedReducer: R? = nil, trace: URL? = nil) throws(InspectorError) {
     index = try InspectorLogIndex(url: url)
     do {
       cursor = try ReplayCursor(url: url, reducer: reducer)
@@ -37,13 +39,42 @@ where R.State: Codable, R.Action: Decodable {
       throw .cannotRead(path: url.path, reason: error.description)
     }
     isChanged = recordedReducer != nil
+    let feature = header.feature
+    timeline = trace.map { url in
+      Result { () throws(InspectorTraceError) in try InspectorTrace(contentsOf: url, feature: feature) }
+    }
   }
 
   public func info() -> InspectorInfo {
     InspectorInfo(
       mode: isChanged ? "changed" : "log", feature: header.feature, stepCount: index.stepCount,
       firstDivergence: isChanged ? firstDivergence() : lock.withLock { cursor.firstDivergence?.number },
-      dropped: 0, ended: true)
+      dropped: 0, ended: true, timeline: timelineInfo())
+  }
+
+  public func effects(from first: Int, to last: Int, offset: Int, count: Int) throws(InspectorError)
+    -> InspectorEffectPage
+  {
+    guard case let .success(trace) = timeline else { throw .noTimeline }
+    return trace.effects(from: first, to: last, offset: offset, count: count)
+  }
+
+  private func timelineInfo() -> InspectorTimelineInfo? {
+    switch timeline {
+    case nil:
+      return nil
+    case let .failure(error):
+      return InspectorTimelineInfo(source: "", effectCount: 0, notes: [], error: error.description)
+    case let .success(trace):
+      var notes = trace.notes
+      if trace.lastStep != index.stepCount {
+        notes.append(
+          "the trace's last action is step \(trace.lastStep) but the log has \(index.stepCount) steps: "
+            + "they may not be of the same run")
+      }
+      return InspectorTimelineInfo(
+        source: trace.fileURL.lastPathComponent, effectCount: trace.effectCount, notes: notes, error: nil)
+    }
   }
 
   public func steps(from: Int, count: Int, filter: String?) -> InspectorStepPage {

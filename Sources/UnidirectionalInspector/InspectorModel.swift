@@ -6,6 +6,7 @@
 /// let info = model.info()                                  // feature, mode, step count
 /// let first = try model.steps(from: 0, count: 100, filter: nil)
 /// let detail = try model.step(1)                           // action, state, diff
+/// let running = try model.effects(from: 1, to: 40, offset: 0, count: 100)   // the effect timeline's window
 /// ```
 public protocol InspectorModel: AnyObject, Sendable {
   /// The feature, the mode and how many steps there are now.
@@ -15,12 +16,22 @@ public protocol InspectorModel: AnyObject, Sendable {
   func steps(from: Int, count: Int, filter: String?) throws(InspectorError) -> InspectorStepPage
   /// Step `number` (0: the initial state): its action, the state after it and the diff it made.
   func step(_ number: Int) throws(InspectorError) -> InspectorStepDetail
+  /// Up to `count` effects from position `offset` among those running at some step from `first` to `last`, when
+  /// the model has an effect timeline (``InspectorInfo/timeline``).
+  func effects(from first: Int, to last: Int, offset: Int, count: Int) throws(InspectorError) -> InspectorEffectPage
   /// The live feed, when the model shows a running store.
   var live: InspectorLive? { get }
 }
 
 extension InspectorModel {
   public var live: InspectorLive? { nil }
+
+  /// No timeline: throws ``InspectorError/noTimeline``.
+  public func effects(from first: Int, to last: Int, offset: Int, count: Int) throws(InspectorError)
+    -> InspectorEffectPage
+  {
+    throw .noTimeline
+  }
 }
 
 /// ``InspectorModel/info()``: what the page shows in its header.
@@ -37,6 +48,8 @@ public struct InspectorInfo: Encodable, Sendable, Equatable {
   public var dropped: Int
   /// Live: the store has ended.
   public var ended: Bool
+  /// The run's effect timeline (a trace given with the log, or the live store's effects), if it has one.
+  public var timeline: InspectorTimelineInfo? = nil
 }
 
 /// One row of the step list.

@@ -2,11 +2,12 @@ import Foundation
 import Unidirectional
 
 /// The store observer of a live inspector (``InspectorLive/observer(for:bufferLimit:)``): it copies each action and
-/// the state it left into a preallocated buffer and returns — no lock of its own, no formatting, no I/O, no waiting
-/// for the page.
+/// the state it left, and each effect event with the step it happened at, into a preallocated buffer and returns —
+/// no lock of its own, no formatting, no I/O, no waiting for the page.
 ///
 /// The store calls it with the store's lock held; the inspector's collector takes the filled buffer (swapping in an
-/// empty one) under that same lock, every few milliseconds. A full buffer drops actions and counts them.
+/// empty one) under that same lock, every few milliseconds. A full buffer drops actions (or effect events) and
+/// counts them. Effect events come only from actions that start effects: a plain `send` never reaches them.
 ///
 /// ```swift
 /// let store = Store(initialState: Counter.State(), observers: [live.observer(for: Counter.self)]) { Counter() }
@@ -24,6 +25,9 @@ public final class InspectorObserver<State: Sendable, Action: Sendable>: StoreOb
     let origins: UnsafeMutablePointer<ActionOrigin>
     var count = 0
     var dropped = 0
+    let effects: UnsafeMutablePointer<InspectorLive.EffectRecord>
+    var effectCount = 0
+    var effectsDropped = 0
   }
 
   private weak var live: InspectorLive?
@@ -33,6 +37,8 @@ public final class InspectorObserver<State: Sendable, Action: Sendable>: StoreOb
   private let current: UnsafeMutablePointer<UnsafeMutablePointer<Buffer>>
   private let first: UnsafeMutablePointer<Buffer>
   private let second: UnsafeMutablePointer<Buffer>
+  /// The last step of the buffers taken so far (written under the store's lock, as the buffers are swapped).
+  private let lastTakenStep: UnsafeMutablePointer<UInt64>
   // Used by the collector only (one thread), and `storeDidStart`.
   private let lock = NSLock()
   private var storeLock: StoreLock?
@@ -46,6 +52,8 @@ public final class InspectorObserver<State: Sendable, Action: Sendable>: StoreOb
     second = Self.allocateBuffer(capacity: capacity)
     current = .allocate(capacity: 1)
     current.initialize(to: first)
+    lastTakenStep = .allocate(capacity: 1)
+    lastTakenStep.initialize(to: 0)
   }
 
   deinit {
@@ -55,10 +63,12 @@ public final class InspectorObserver<State: Sendable, Action: Sendable>: StoreOb
       buffer.pointee.states.deallocate()
       buffer.pointee.sequences.deallocate()
       buffer.pointee.origins.deallocate()
+      buffer.pointee.effects.deallocate()
       buffer.deinitialize(count: 1)
       buffer.deallocate()
     }
     current.deallocate()
+    lastTakenStep.deallocate()
   }
 
   private static func allocateBuffer(capacity: Int) -> UnsafeMutablePointer<Buffer> {
@@ -67,15 +77,27 @@ public final class InspectorObserver<State: Sendable, Action: Sendable>: StoreOb
       to: Buffer(
         actions: UnsafeMutableRawPointer(UnsafeMutablePointer<Action>.allocate(capacity: capacity)),
         states: UnsafeMutableRawPointer(UnsafeMutablePointer<State>.allocate(capacity: capacity)),
-        sequences: .allocate(capacity: capacity), origins: .allocate(capacity: capacity)))
+        sequences: .allocate(capacity: capacity), origins: .allocate(capacity: capacity),
+        effects: .allocate(capacity: capacity)))
     return buffer
   }
 
   private static func removeAll(_ buffer: UnsafeMutablePointer<Buffer>) {
     buffer.pointee.actions.assumingMemoryBound(to: Action.self).deinitialize(count: buffer.pointee.count)
     buffer.pointee.states.assumingMemoryBound(to: State.self).deinitialize(count: buffer.pointee.count)
+    buffer.pointee.effects.deinitialize(count: buffer.pointee.effectCount)
     buffer.pointee.count = 0
     buffer.pointee.dropped = 0
+    buffer.pointee.effectCount = 0
+    buffer.pointee.effectsDropped = 0
+  }
+
+  /// The last step reduced so far, from what the current buffer holds (sequences count up by one per action,
+  /// dropped ones too).
+  private func currentStep(_ buffer: UnsafeMutablePointer<Buffer>) -> UInt64 {
+    let count = buffer.pointee.count
+    guard count > 0 else { return lastTakenStep.pointee }
+    return buffer.pointee.sequences[count - 1] &+ UInt64(buffer.pointee.dropped)
   }
 
   public func storeDidStart(_ store: ObservedStore<State>) {
@@ -102,16 +124,29 @@ public final class InspectorObserver<State: Sendable, Action: Sendable>: StoreOb
     buffer.pointee.count = index + 1
   }
 
+  public func effectDidChange(_ event: EffectEvent) {
+    let buffer = current.pointee
+    let index = buffer.pointee.effectCount
+    guard index < capacity else {
+      buffer.pointee.effectsDropped += 1
+      return
+    }
+    let step = max(currentStep(buffer), event.startedBy)
+    buffer.pointee.effects.advanced(by: index).initialize(to: InspectorLive.EffectRecord(event: event, step: step))
+    buffer.pointee.effectCount = index + 1
+  }
+
   public func storeDidEnd() {
     live?.storeDidEnd()
   }
 
-  func takeSteps() -> ([InspectorLive.Step], Int) {
+  func take() -> InspectorLive.Taken {
     lock.lock()
     defer { lock.unlock() }
     // Swap buffers with the store's lock held (in step with `didReduce`); once the store is gone nothing writes.
-    let swap = { [current, first, second] () -> UnsafeMutablePointer<Buffer> in
+    let swap = { [self] () -> UnsafeMutablePointer<Buffer> in
       let taken = current.pointee
+      lastTakenStep.pointee = currentStep(taken)
       current.pointee = taken == first ? second : first
       return taken
     }
@@ -142,6 +177,9 @@ public final class InspectorObserver<State: Sendable, Action: Sendable>: StoreOb
           }))
     }
     if taken.pointee.dropped > 0 { lastState = nil }
-    return (steps, taken.pointee.dropped)
+    let effects = (0..<taken.pointee.effectCount).map { taken.pointee.effects[$0] }
+    return InspectorLive.Taken(
+      steps: steps, dropped: taken.pointee.dropped, effects: effects, effectsDropped: taken.pointee.effectsDropped,
+      time: time)
   }
 }

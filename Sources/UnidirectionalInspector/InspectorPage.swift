@@ -1,5 +1,5 @@
-/// The inspector's page: static markup that loads ``InspectorScript`` and ``InspectorStyle``; the script fills
-/// it, with `textContent` only.
+/// The inspector's page: static markup that loads ``InspectorScript``, ``InspectorTimelineScript`` and
+/// ``InspectorStyle``; the scripts fill it, with `textContent` only.
 ///
 /// ```swift
 /// let html = InspectorPage.html(token: server.token)
@@ -17,6 +17,7 @@ enum InspectorPage {
       <title>Unidirectional inspector</title>
       <link rel="stylesheet" href="/inspector.css?token=\#(token)">
       <script src="/inspector.js?token=\#(token)" defer></script>
+      <script src="/inspector-timeline.js?token=\#(token)" defer></script>
       </head>
       <body>
       <header>
@@ -57,7 +58,18 @@ enum InspectorPage {
           </div>
         </section>
       </main>
-      <footer>↑/↓ previous/next step · Home/End first/last · g jump to a step · / filter · click a ▸ to fold</footer>
+      <section id="timeline" hidden>
+        <div class="timeline-head">
+          <strong>Effects</strong> <span id="timeline-source" class="pill"></span> <span id="timeline-summary"></span>
+          <span id="timeline-note" class="warning"></span> <button id="timeline-more" type="button" hidden></button>
+        </div>
+        <div id="timeline-body">
+          <div class="axis-row"><span class="axis-label">step</span><div id="timeline-axis"></div></div>
+          <div id="timeline-rows"><div id="timeline-lanes"></div><div id="timeline-marker" hidden></div></div>
+        </div>
+      </section>
+      <footer>↑/↓ previous/next step · Home/End first/last · g jump to a step · / filter · click a ▸ to fold ·
+        click an effect to show the step that started it</footer>
       </body>
       </html>
 

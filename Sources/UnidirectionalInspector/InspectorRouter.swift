@@ -1,7 +1,8 @@
 import Foundation
 
 /// Answers one connection of an ``InspectorServer``: checks the `Host` header and the token, then serves the page,
-/// its script and style, one JSON answer of the model, or the live event stream.
+/// its scripts and style, one JSON answer of the model (`/api/info`, `/api/steps`, `/api/step`, `/api/effects`), or
+/// the live event stream.
 ///
 /// ```swift
 /// let router = InspectorRouter(model: model, token: token, port: 8123)
@@ -12,7 +13,7 @@ struct InspectorRouter: Sendable {
   let token: String
   let port: UInt16
 
-  /// The most rows one `/api/steps` answer carries.
+  /// The most rows one `/api/steps` or `/api/effects` answer carries.
   static let pageLimit = 500
 
   /// Headers on every answer: nothing the page loads may come from elsewhere or run inline, nothing is cached.
@@ -45,6 +46,8 @@ struct InspectorRouter: Sendable {
       send(connection, "text/html; charset=utf-8", Array(InspectorPage.html(token: token).utf8))
     case "/inspector.js":
       send(connection, "text/javascript; charset=utf-8", Array(InspectorScript.source.utf8))
+    case "/inspector-timeline.js":
+      send(connection, "text/javascript; charset=utf-8", Array(InspectorTimelineScript.source.utf8))
     case "/inspector.css":
       send(connection, "text/css; charset=utf-8", Array(InspectorStyle.source.utf8))
     case "/api/info":
@@ -69,6 +72,8 @@ struct InspectorRouter: Sendable {
       } catch {
         fail(connection, 500, "Internal Server Error", error.description)
       }
+    case "/api/effects":
+      serveEffects(connection, request)
     case "/api/events":
       guard let live = model.live else { return fail(connection, 404, "Not Found", "not a live run") }
       let resume = request.headers["last-event-id"].flatMap { Int($0) }
@@ -76,6 +81,24 @@ struct InspectorRouter: Sendable {
         .run(after: resume ?? request.query["after"].flatMap { Int($0) } ?? 0)
     default:
       fail(connection, 404, "Not Found", "no such page")
+    }
+  }
+
+  /// `/api/effects?from=A&to=B[&offset=K&count=C]`: the effects running at some step from A to B, a page at a time.
+  private func serveEffects(_ connection: HTTPConnection, _ request: HTTPRequestHead) {
+    guard let first = request.query["from"].flatMap({ Int($0) }), let last = request.query["to"].flatMap({ Int($0) }),
+      first >= 0, first <= last
+    else {
+      return fail(connection, 400, "Bad Request", "from and to must be step numbers, from <= to")
+    }
+    let offset = max(0, request.query["offset"].flatMap { Int($0) } ?? 0)
+    let count = min(Self.pageLimit, max(0, request.query["count"].flatMap { Int($0) } ?? 200))
+    do {
+      sendJSON(connection, try model.effects(from: first, to: last, offset: offset, count: count))
+    } catch InspectorError.noTimeline {
+      fail(connection, 404, "Not Found", InspectorError.noTimeline.description)
+    } catch {
+      fail(connection, 500, "Internal Server Error", error.description)
     }
   }
 

@@ -1,6 +1,8 @@
 /// The inspector page's script, served as `/inspector.js`: a virtual step list fetched a window at a time, the
 /// selected step's action, diff and state tree fetched one step at a time, keyboard navigation, and the live
-/// feed (server-sent events). Everything from the log is inserted with `textContent`, never parsed as markup.
+/// feed (server-sent events). Everything from the log is inserted with `textContent`, never parsed as markup. It
+/// tells the effect timeline (``InspectorTimelineScript``) what is shown through document events, and shows the step
+/// the timeline asks for (`inspector:select`).
 ///
 /// ```swift
 /// let js = InspectorScript.source
@@ -40,6 +42,12 @@ enum InspectorScript {
         return element;
       }
       function status(message) { setText($('status'), message); }
+      function announce(name, detail) { document.dispatchEvent(new CustomEvent('inspector:' + name, { detail: detail })); }
+      /// The highest step number known: the log's last, or live, the newest row's.
+      function lastStep() {
+        const newest = info && info.mode === 'live' && !filter ? rows.get(total - 1) : null;
+        return newest ? newest.n : info ? info.stepCount : 0;
+      }
       function runState(message) { setText($('run-state'), message); }
 
       function setTotal(count) {
@@ -137,6 +145,7 @@ enum InspectorScript {
             renderDiff($('recorded-diff'), detail.recorded.diff, '(the same)');
           }
           document.body.dataset.shown = String(detail.n);
+          announce('step', { n: detail.n, lastStep: lastStep() });
         }).catch((error) => status(error.message));
       }
 
@@ -207,6 +216,7 @@ enum InspectorScript {
         if (event.key === 'Enter') { jump(event.target.value); event.target.blur(); }
       });
       list.addEventListener('scroll', () => requestAnimationFrame(render));
+      document.addEventListener('inspector:select', (event) => jump(String(event.detail.n)));
       document.addEventListener('keydown', (event) => {
         if (event.target instanceof HTMLInputElement) {
           if (event.key === 'Escape') event.target.blur();
@@ -231,6 +241,8 @@ enum InspectorScript {
           const batch = JSON.parse(event.data);
           setText($('dropped'), batch.dropped > 0 ? batch.dropped + ' actions dropped (the inspector fell behind)' : '');
           if (batch.ended) { source.close(); runState('the run ended'); } else { runState('running'); }
+          const newest = batch.steps.length > 0 ? batch.steps[batch.steps.length - 1].n : 0;
+          announce('live', { effects: batch.effects, changed: batch.changed, lastStep: newest });
           if (filter) return;
           batch.steps.forEach((summary, offset) => rows.set(batch.from + offset, summary));
           setTotal(batch.total);
@@ -241,6 +253,7 @@ enum InspectorScript {
 
       api('/api/info').then((loaded) => {
         info = loaded;
+        announce('info', { info: info });
         setText($('feature'), info.feature);
         setText($('mode'), info.mode);
         if (info.mode === 'live') {

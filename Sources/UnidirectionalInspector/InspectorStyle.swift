@@ -54,6 +54,38 @@ enum InspectorStyle {
     .tree li.collapsed > ul { display: none; }
     #divergence { background: #fff1f0; border: 1px solid #f3b9b5; color: #8e1f1f; border-radius: 6px; padding: 8px 10px; }
     #step-match.mismatch { color: #c62828; font-weight: 600; }
+    #timeline { --label: 280px; border-top: 1px solid var(--line); background: #fff; max-height: 32vh; min-height: 60px;
+      display: flex; flex-direction: column; flex-shrink: 0; }
+    .timeline-head { display: flex; gap: 10px; align-items: center; padding: 4px 12px; font-size: 12px; flex-wrap: wrap; }
+    #timeline-more { font: inherit; font-size: 11px; }
+    #timeline-body { flex: 1; overflow-y: auto; min-height: 0; }
+    .axis-row, .lane { display: grid; grid-template-columns: var(--label) 1fr; }
+    .axis-row { position: sticky; top: 0; background: #fff; z-index: 2; height: 18px; border-bottom: 1px solid var(--line); }
+    .axis-label { color: var(--muted); font-size: 11px; padding-left: 12px; }
+    #timeline-axis { position: relative; }
+    .tick { position: absolute; top: 0; height: 18px; padding-left: 2px; border-left: 1px solid var(--line);
+      color: var(--muted); font-size: 10px; font-variant-numeric: tabular-nums; }
+    #timeline-rows { position: relative; }
+    .lane { height: 20px; align-items: center; }
+    .lane:not(.running-at) { opacity: 0.6; }
+    .effect-label { all: unset; cursor: pointer; padding-left: 12px; white-space: nowrap; overflow: hidden;
+      text-overflow: ellipsis; font-size: 12px; }
+    .effect-label:focus-visible, .bar:focus-visible { outline: 2px solid var(--accent); }
+    .effect-name { color: var(--muted); margin-left: 6px; }
+    .track { position: relative; height: 14px; }
+    .bar { all: unset; position: absolute; top: 2px; height: 10px; min-width: 3px; border-radius: 3px;
+      background: #9db7e8; cursor: pointer; }
+    .bar.open { border-top-right-radius: 0; border-bottom-right-radius: 0;
+      background: linear-gradient(90deg, #9db7e8 75%, rgba(157, 183, 232, 0.15)); }
+    .bar.cut { border-top-left-radius: 0; border-bottom-left-radius: 0; }
+    .bar.cancelled { background: repeating-linear-gradient(135deg, #e8a39d 0 4px, #f7d9d6 4px 8px); }
+    .lane.running-at .bar:not(.cancelled) { background: var(--accent); }
+    .lane.running-at .bar.open:not(.cancelled) { background: linear-gradient(90deg, var(--accent) 75%, #c9d8f6); }
+    .lane.started .effect-label { color: var(--accent); font-weight: 600; }
+    .lane.started .bar { box-shadow: 0 0 0 2px #173f8c; }
+    .cancel-mark { position: absolute; top: -3px; color: #c62828; font-size: 12px; font-weight: 700; }
+    #timeline-marker { position: absolute; top: 0; bottom: 0; border-left: 1px solid var(--accent);
+      background: rgba(47, 111, 222, 0.08); pointer-events: none; }
     footer { padding: 4px 12px; color: var(--muted); border-top: 1px solid var(--line); background: #fff; font-size: 12px; }
     """#
 }

@@ -19,7 +19,14 @@ final class DemoHelpTests: XCTestCase {
       (["counter", "--help"], "usage: demo counter [OPTIONS]", "--force"),
       (["counter", "--help"], "usage: demo counter [OPTIONS]", "--inspect"),
       (["scan", "--help"], "usage: demo [scan] [OPTIONS]", "--inspect"),
-      (["inspect", "--help"], "usage: demo inspect FILE [--changed-counter] [--port N]", "--changed-counter"),
+      (
+        ["inspect", "--help"], "usage: demo inspect FILE [--trace TRACE] [--changed-counter] [--port N]",
+        "--changed-counter"
+      ),
+      (
+        ["inspect", "--help"], "usage: demo inspect FILE [--trace TRACE] [--changed-counter] [--port N]",
+        "--trace TRACE"
+      ),
       (
         ["replay", "--help"],
         "usage: demo replay FILE [--verify] [--quiet] [--until N | --export-state N OUT | --step] [--changed-counter]",
@@ -48,6 +55,8 @@ final class DemoHelpTests: XCTestCase {
       // The live inspector is an option of every store-running command.
       XCTAssertTrue(result.output.contains("      --inspect "), result.output)
       XCTAssertTrue(result.output.contains("      --changed-counter "), result.output)
+      // `demo inspect` takes the run's trace for its effect timeline.
+      XCTAssertTrue(result.output.contains("      --trace TRACE "), result.output)
     }
   }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import XCTest
 
-/// The inspector in a real headless Chromium following a running store (`demo counter --inspect`), and showing a
-/// hostile log as text without running any of it.
+/// The inspector in a real headless Chromium following a running store (`demo counter --inspect`) — its steps and
+/// its timer effect on the timeline — and showing a hostile log as text without running any of it.
 final class InspectorLiveAndHostileBrowserTests: XCTestCase {
   private let folder = scratchFolderPath("inspector-live")
 
@@ -13,6 +13,7 @@ final class InspectorLiveAndHostileBrowserTests: XCTestCase {
   func testTheLivePageFollowsTheRunAsItSends() throws {
     // 40 ticks 250 ms apart: the page connects while the counter is still counting, even on a busy machine.
     let (demo, url) = try startInspector(["counter", "--to", "40", "--interval", "250", "--inspect"], in: folder)
+    let timer = #"#timeline-lanes .lane[data-effect=\"1\"]"#
     let run = try InspectorBrowser.run([
       .open(url),
       .wait("\(InspectorPageQuery.text("mode")) === 'live' && \(InspectorPageQuery.rowCount) > 0"),
@@ -22,18 +23,28 @@ final class InspectorLiveAndHostileBrowserTests: XCTestCase {
       .wait("document.querySelectorAll('.row').length > window.__rowsSeen", timeout: 20),
       .wait("/count: ([3-9]|[1-4][0-9]),/.test(document.getElementById('state').textContent)", timeout: 20),
       .eval(InspectorPageQuery.text("step-name")),
+      // The timer's effect, started by step 1, shows on the timeline while it runs: an open-ended bar.
+      .wait(
+        "\(InspectorPageQuery.text("run-state")) === 'running' && !!document.querySelector('\(timer).running-at .bar.open')",
+        timeout: 20),
+      .eval(InspectorPageQuery.text("timeline-summary")),
       .wait("\(InspectorPageQuery.text("run-state")) === 'the run ended'", timeout: 30),
       .eval(InspectorPageQuery.text("count")),
       .eval(
         "Array.from(document.querySelectorAll('.row')).sort((a, b) => a.dataset.pos - b.dataset.pos).pop().dataset.n"),
       .eval(InspectorPageQuery.text("dropped")),
+      // Its end reaches the page with the run's last event: the bar closes at the last step.
+      .wait("!!document.querySelector('\(timer) .bar:not(.open)')"),
+      .eval("document.querySelector('\(timer) .bar').title"),
     ])
     XCTAssertNil(run.error, run.error ?? "")
     XCTAssertEqual(run.text(3), "running")
     XCTAssertEqual(run.text(6), "tick")
-    XCTAssertEqual(run.text(8), "41 steps")  // start and 40 ticks
-    XCTAssertEqual(run.text(9), "41")
-    XCTAssertEqual(run.text(10), "")
+    XCTAssertTrue(run.text(8).contains("running at it: 1 · 1 effect in steps"), run.text(8))
+    XCTAssertEqual(run.text(10), "41 steps")  // start and 40 ticks
+    XCTAssertEqual(run.text(11), "41")
+    XCTAssertEqual(run.text(12), "")
+    XCTAssertTrue(run.text(14).hasPrefix("effect 1, started by step 1, ran to step 41 ("), run.text(14))
     let result = demo.waitForExit(timeout: 30)
     XCTAssertEqual(result.status, 0, result.errors)
   }

@@ -140,6 +140,8 @@ final class DemoProcess: @unchecked Sendable {
 
   /// Standard output so far (the demo may still be running).
   var outputSoFar: String { output.text }
+  /// What it has written to standard error so far.
+  var errorsSoFar: String { errors.text }
 
   /// Sends SIGINT, as Ctrl-C does.
   func interrupt() {
@@ -181,7 +183,8 @@ private final class Collector: @unchecked Sendable {
 
   /// Everything, once the pipe has closed (at most 10 s after the process ended).
   func finished() -> String {
-    _ = done.wait(timeout: .now() + 10)
+    // Signalled again for the next caller (a test and its teardown both wait for the exit).
+    if done.wait(timeout: .now() + 10) == .success { done.signal() }
     return text
   }
 }

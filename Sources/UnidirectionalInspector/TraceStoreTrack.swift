@@ -1,0 +1,139 @@
+/// One store's events in a ``StoreTracer`` trace (one trace process): its actions with their sequence numbers and
+/// times, and its effects, turned into ``InspectorEffect``s aligned with the steps.
+///
+/// The tracer writes an effect's slice when it ends (or when the trace is closed, marked `unfinished`); an effect
+/// named in the trace (its track's `thread_name`) but without a slice was still running when the file was cut
+/// short: it was started by the action written just before its name (the tracer writes in the order things
+/// happen).
+///
+/// ```swift
+/// var track = TraceStoreTrack()
+/// try track.add(event)                  // each event of the store's process
+/// let effects = track.effects()
+/// ```
+struct TraceStoreTrack {
+  private struct Action {
+    let sequence: UInt64
+    let time: Double
+  }
+
+  private struct Effect {
+    var name: String
+    var startedBy: UInt64?
+    var start: Double?
+    var end: Double?
+    var cancelledAt: Double?
+    var cancelled = false
+    var unfinished = false
+  }
+
+  /// The store's name (`process_name`).
+  private(set) var name: String?
+  /// Actions, in the order written.
+  private var actions: [Action] = []
+  /// The effect that fed back each received action, by sequence.
+  private var causes: [UInt64: UInt64] = [:]
+  private var effectsByID: [UInt64: Effect] = [:]
+  private var order: [UInt64] = []
+
+  /// How many actions it has.
+  var actionCount: Int { actions.count }
+  /// How many effects it has.
+  var effectCount: Int { order.count }
+  /// The largest action sequence number.
+  private(set) var lastSequence: UInt64 = 0
+
+  /// Takes in one event of this store's process; ignores events that are not the tracer's.
+  mutating func add(_ event: TraceEvent) {
+    guard let phase = event.phase else { return }
+    if event.is(phase, "X") {
+      guard let time = event.time else { return }
+      if event.is(event.category, "action") {
+        guard let sequence = event.sequence else { return }
+        actions.append(Action(sequence: sequence, time: time))
+        lastSequence = max(lastSequence, sequence)
+        if let cause = event.effect { causes[sequence] = cause }
+      } else if event.is(event.category, "effect"), let thread = event.thread, thread > 0 {
+        if effectsByID[thread] == nil { order.append(thread) }
+        var effect = effectsByID[thread] ?? Effect(name: Self.name(event.text(event.name), or: thread))
+        effect.startedBy = event.startedBy ?? effect.startedBy
+        effect.start = time
+        effect.cancelled = effect.cancelled || event.cancelled
+        effect.unfinished = event.unfinished
+        effect.end = event.unfinished ? nil : time + max(0, event.duration ?? 0)
+        effectsByID[thread] = effect
+      }
+    } else if event.is(phase, "M") {
+      if event.is(event.name, "process_name") {
+        name = event.text(event.argumentName).map { String($0.prefix(200)) } ?? name
+      } else if event.is(event.name, "thread_name"), let thread = event.thread, thread > 0,
+        effectsByID[thread] == nil
+      {
+        // Named when it started; started by the action written just before.
+        effectsByID[thread] = Effect(
+          name: Self.name(event.text(event.argumentName), or: thread), startedBy: actions.last?.sequence,
+          start: actions.last?.time)
+        order.append(thread)
+      }
+    } else if event.is(phase, "i"), event.is(event.name, "cancelled"), event.is(event.category, "effect"),
+      let thread = event.thread, let time = event.time
+    {
+      effectsByID[thread]?.cancelled = true
+      effectsByID[thread]?.cancelledAt = time
+    }
+  }
+
+  /// A name of at most 200 characters.
+  private static func name(_ text: String?, or thread: UInt64) -> String {
+    guard let text else { return "effect \(thread)" }
+    // Counted in bytes first: most names are short, and characters never outnumber bytes.
+    return text.utf8.count <= 200 ? text : String(text.prefix(200))
+  }
+
+  /// `name` without the tracer's `effect 3 · ` before the action's name (the page shows the id itself).
+  private static func withoutEffectPrefix(_ name: String, _ id: UInt64) -> String {
+    var rest = Substring(name).utf8
+    guard rest.starts(with: "effect ".utf8) else { return name }
+    rest = rest.dropFirst(7)
+    let digits = rest.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    guard UInt64(Substring(digits)) == id else { return name }
+    rest = rest.dropFirst(digits.count)
+    guard rest.starts(with: " · ".utf8) else { return name }
+    return String(Substring(rest.dropFirst(" · ".utf8.count)))
+  }
+
+  /// The effects, with the steps they ran through; `skipped` counts the ones no step can be found for.
+  func effects() -> (effects: [InspectorEffect], skipped: Int) {
+    // Step at a time: the last action whose reducer started by then.
+    let inOrder = zip(actions, actions.dropFirst()).allSatisfy { ($0.time, $0.sequence) <= ($1.time, $1.sequence) }
+    let byTime = inOrder ? actions : actions.sorted { ($0.time, $0.sequence) < ($1.time, $1.sequence) }
+    func step(at time: Double) -> Int? {
+      var low = 0
+      var high = byTime.count
+      while low < high {
+        let middle = (low + high) / 2
+        if byTime[middle].time <= time { low = middle + 1 } else { high = middle }
+      }
+      return low > 0 ? Int(clamping: byTime[low - 1].sequence) : nil
+    }
+    var result: [InspectorEffect] = []
+    result.reserveCapacity(order.count)
+    var skipped = 0
+    for id in order {
+      guard let effect = effectsByID[id], let startedBy = effect.startedBy, let start = effect.start else {
+        skipped += 1
+        continue
+      }
+      let first = Int(clamping: startedBy)
+      let end = effect.end
+      let name = Self.withoutEffectPrefix(effect.name, id)
+      result.append(
+        InspectorEffect(
+          id: id, startedBy: first, parent: causes[startedBy], name: name,
+          endStep: end.map { max(first, step(at: $0) ?? first) }, cancelled: effect.cancelled,
+          cancelStep: effect.cancelledAt.map { max(first, step(at: $0) ?? first) }, start: start / 1e6,
+          duration: end.map { max(0, $0 - start) / 1e6 }))
+    }
+    return (result, skipped)
+  }
+}
