@@ -109,12 +109,14 @@ extension ResumableUploadCases {
     let file = try TestFile.random(size: fiftyMegabytes, in: folder)
     let peer = try startPeer(folder, PeerOptions(expiry: expiry))
     defer { peer.stop() }
+    // The upload is paused with the default timeouts: on a busy machine the server may take longer than the
+    // resumption's short timeout to answer an append, and the first upload must be cancelled, not time out.
+    let resource = try await pause(ResumableUploader(configuration: peer.configuration()), file, EventRecorder())
+    try await Task.sleep(for: wait)
     var configuration = peer.configuration()
     configuration.requestTimeout = 2
     configuration.retryPolicy.maxAttempts = 2
     let uploader = ResumableUploader(configuration: configuration)
-    let resource = try await pause(uploader, file, EventRecorder())
-    try await Task.sleep(for: wait)
 
     do {
       let receipt = try await uploader.upload(ResumableUploadFile(url: file, filename: "scan.bin"), resuming: resource)
