@@ -102,6 +102,20 @@ struct Level1Feature: Reducer {
   }
 }
 
+/// A child presented with `ifLet` (a struct state, not ephemeral), its action three levels deep.
+struct IfLetRootFeature: Reducer {
+  struct State: Sendable {
+    var child: BenchState.Level1? = BenchState.Level1()
+  }
+
+  var body: some Reducer<State, BenchAction> {
+    Reduce { _, _ in .none }
+      .ifLet(\.child, action: BenchAction.childCase) {
+        Level1Feature()
+      }
+  }
+}
+
 struct ScopedRootFeature: Reducer {
   var body: some Reducer<BenchState, BenchAction> {
     Scope(state: \.child, action: BenchAction.childCase) {
@@ -128,6 +142,9 @@ enum CoreBenchmarks {
     switch name {
     case "send_effect_roundtrip": for _ in 0..<iterations { store.send(.ping) }
     case "scoped_send_3": for _ in 0..<iterations { scopedStore.send(.child(.child(.child(.increment)))) }
+    case "iflet_send_3":
+      let presenting = Store(initialState: IfLetRootFeature.State()) { IfLetRootFeature() }
+      for _ in 0..<iterations { presenting.send(.child(.child(.child(.increment)))) }
     case "dependency_read": for _ in 0..<iterations { store.send(.readDependencyTenTimes) }
     case "run_effect_roundtrip", "bare_task":
       // At most 500,000 round trips (the default count is for the synchronous cases).

@@ -42,11 +42,17 @@ final class TypeCache<Value: Sendable>: @unchecked Sendable {
     values.deallocate()
   }
 
+  /// The value for `type` if it has been worked out.
+  func cachedValue(for type: Any.Type) -> Value? {
+    let key = ObjectIdentifier(type)
+    return lock.withLock { values.pointee[key] }
+  }
+
   /// The value for `type`, from `compute` the first time.
   func value(for type: Any.Type, compute: () -> Value) -> Value {
-    let key = ObjectIdentifier(type)
-    if let known = lock.withLock({ values.pointee[key] }) { return known }
+    if let known = cachedValue(for: type) { return known }
     let value = compute()
+    let key = ObjectIdentifier(type)
     lock.withLock {
       if values.pointee.count >= limit { values.pointee.removeAll(keepingCapacity: true) }
       values.pointee[key] = value

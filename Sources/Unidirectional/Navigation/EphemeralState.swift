@@ -34,7 +34,6 @@ extension EphemeralState {
 struct EphemeralCheck<State, Action>: @unchecked Sendable {
   // The closure captures nothing but a metatype.
   private let check: ((State, Action) -> Bool)?
-  private let isEnum = IsEnumCache()
 
   init() {
     if let ephemeral = State.self as? any EphemeralState.Type {
@@ -45,26 +44,15 @@ struct EphemeralCheck<State, Action>: @unchecked Sendable {
   }
 
   /// Whether `State` may be ephemeral at all (no per-action work for the others).
-  var isEphemeral: Bool { check != nil || isEnum.value != false }
+  var isEphemeral: Bool { check != nil || enumStates.cachedValue(for: State.self) != false }
 
   /// Whether `action` dismisses `state`.
   func isDismissed(_ state: State, by action: Action) -> Bool {
     if let check { return check(state, action) }
     let mirror = Mirror(reflecting: state)
-    let isEnum = mirror.displayStyle == .enum
-    self.isEnum.value = isEnum
+    let isEnum = enumStates.value(for: State.self) { mirror.displayStyle == .enum }
     guard isEnum, let payload = mirror.children.first?.value else { return false }
     return payload is any EphemeralState
-  }
-
-  /// Whether the presented states are enums: unknown until the first is seen.
-  private final class IsEnumCache: @unchecked Sendable {
-    private let lock = Lock()
-    private var stored: Bool?
-    var value: Bool? {
-      get { lock.withLock { stored } }
-      set { lock.withLock { stored = newValue } }
-    }
   }
 
   private static func checker<E: EphemeralState>(for _: E.Type) -> (State, Action) -> Bool {
@@ -74,3 +62,8 @@ struct EphemeralCheck<State, Action>: @unchecked Sendable {
     }
   }
 }
+
+/// Whether a presented state type is an enum, by type: unknown until its first value is seen. Kept per type, not
+/// per `EphemeralCheck`: an `ifLet` is rebuilt with its reducer's `body` on every action, and a cache of its own
+/// (a class with a lock) cost an allocation and a `Mirror` of the child state on each of them.
+private let enumStates = TypeCache<Bool>()
