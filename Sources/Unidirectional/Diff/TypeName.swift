@@ -48,6 +48,16 @@ final class TypeCache<Value: Sendable>: @unchecked Sendable {
     return lock.withLock { values.pointee[key] }
   }
 
+  /// Changes the value kept for `type` (a no-op when there is none).
+  func update(for type: Any.Type, _ change: (inout Value) -> Void) {
+    let key = ObjectIdentifier(type)
+    lock.withLock {
+      guard var value = values.pointee[key] else { return }
+      change(&value)
+      values.pointee[key] = value
+    }
+  }
+
   /// The value for `type`, from `compute` the first time.
   func value(for type: Any.Type, compute: () -> Value) -> Value {
     if let known = cachedValue(for: type) { return known }

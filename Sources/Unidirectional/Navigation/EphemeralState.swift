@@ -31,39 +31,57 @@ extension EphemeralState {
 /// while its current case holds an ``EphemeralState`` (an `.alert(AlertState)` case), as in TCA: no conformance
 /// to write. Whether `State` is an enum at all is learned from the first state seen, so other states pay nothing
 /// per action after that.
+@usableFromInline
 struct EphemeralCheck<State, Action>: @unchecked Sendable {
-  // The closure captures nothing but a metatype.
-  private let check: ((State, Action) -> Bool)?
+  /// What is known of `State`, looked up once per reducer (not per action): its conformance, whether it is an enum.
+  @usableFromInline let presented: PresentedType
 
+  @inlinable
   init() {
-    if let ephemeral = State.self as? any EphemeralState.Type {
-      check = Self.checker(for: ephemeral)
-    } else {
-      check = nil
-    }
+    presented = presentedType(of: State.self)
   }
 
   /// Whether `State` may be ephemeral at all (no per-action work for the others).
-  var isEphemeral: Bool { check != nil || enumStates.cachedValue(for: State.self) != false }
+  @inlinable
+  var isEphemeral: Bool { presented.ephemeral != nil || presented.isEnum != false }
 
   /// Whether `action` dismisses `state`.
+  @usableFromInline
   func isDismissed(_ state: State, by action: Action) -> Bool {
-    if let check { return check(state, action) }
+    if let ephemeral = presented.ephemeral {
+      func check<E: EphemeralState>(_: E.Type) -> Bool {
+        guard let state = state as? E, let action = action as? E.Action else { return false }
+        return state.isDismissed(by: action)
+      }
+      return check(ephemeral)
+    }
     let mirror = Mirror(reflecting: state)
-    let isEnum = enumStates.value(for: State.self) { mirror.displayStyle == .enum }
+    let isEnum = presented.isEnum ?? learnIsEnum(mirror.displayStyle == .enum)
     guard isEnum, let payload = mirror.children.first?.value else { return false }
     return payload is any EphemeralState
   }
 
-  private static func checker<E: EphemeralState>(for _: E.Type) -> (State, Action) -> Bool {
-    { state, action in
-      guard let state = state as? E, let action = action as? E.Action else { return false }
-      return state.isDismissed(by: action)
-    }
+  private func learnIsEnum(_ isEnum: Bool) -> Bool {
+    presentedTypes.update(for: State.self) { $0.isEnum = isEnum }
+    return isEnum
   }
 }
 
-/// Whether a presented state type is an enum, by type: unknown until its first value is seen. Kept per type, not
-/// per `EphemeralCheck`: an `ifLet` is rebuilt with its reducer's `body` on every action, and a cache of its own
-/// (a class with a lock) cost an allocation and a `Mirror` of the child state on each of them.
-private let enumStates = TypeCache<Bool>()
+/// What a navigation reducer knows of a presented state type: its `EphemeralState` conformance, and whether it is
+/// an enum (unknown until its first value is seen). Kept per type: an `ifLet` is rebuilt with its reducer's `body`
+/// on every action, and a cache of its own (a class with a lock) cost an allocation and a `Mirror` of the child
+/// state on each of them.
+@usableFromInline
+struct PresentedType: @unchecked Sendable {
+  // A metatype: immutable.
+  @usableFromInline let ephemeral: (any EphemeralState.Type)?
+  @usableFromInline var isEnum: Bool?
+}
+
+/// What is known of `type` as a presented state (looked up once per type).
+@usableFromInline
+func presentedType(of type: Any.Type) -> PresentedType {
+  presentedTypes.value(for: type) { PresentedType(ephemeral: type as? any EphemeralState.Type, isEnum: nil) }
+}
+
+private let presentedTypes = TypeCache<PresentedType>()

@@ -139,6 +139,7 @@ public struct PresentationReducer<Base: Reducer, Destination: Reducer>: Reducer 
 }
 
 /// Runs `body` on the wrapped value of `optional` in place, without a copy-on-write copy of it.
+@inlinable
 func mutate<Value, Action>(
   _ optional: inout Value?, _ body: (inout Value) -> Effect<Action>
 ) -> Effect<Action> {

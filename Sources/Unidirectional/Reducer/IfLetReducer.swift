@@ -11,6 +11,7 @@ extension Reducer {
   /// Reduce { state, action in … }
   ///   .ifLet(\.preview, action: Action.previewCase) { ModelPreviewFeature() }
   /// ```
+  @inlinable
   public func ifLet<ChildState, ChildAction, Child: Reducer>(
     _ toChildState: WritableKeyPath<State, ChildState?> & Sendable,
     action toChildAction: CasePath<Action, ChildAction>,
@@ -25,16 +26,33 @@ extension Reducer {
 }
 
 /// The reducer made by ``Reducer/ifLet(_:action:then:fileID:line:)``.
+///
+/// Inlinable, so that it is specialized for the app's own state and action types: unspecialized, a child action
+/// spent most of its ~11,000 instructions looking up the runtime metadata of `Child.State?` and its key paths.
 public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
-  let parent: Parent
-  let child: Child
-  let toChildState: WritableKeyPath<Parent.State, Child.State?> & Sendable
-  let toChildAction: CasePath<Parent.Action, Child.Action>
-  let fileID: StaticString
-  let line: UInt
-  private let identity = Identifier<Child.State>()
-  private let ephemeral = EphemeralCheck<Child.State, Child.Action>()
+  @usableFromInline let parent: Parent
+  @usableFromInline let child: Child
+  @usableFromInline let toChildState: WritableKeyPath<Parent.State, Child.State?> & Sendable
+  @usableFromInline let toChildAction: CasePath<Parent.Action, Child.Action>
+  @usableFromInline let fileID: StaticString
+  @usableFromInline let line: UInt
+  @usableFromInline let identity = Identifier<Child.State>()
+  @usableFromInline let ephemeral = EphemeralCheck<Child.State, Child.Action>()
 
+  @inlinable
+  init(
+    parent: Parent, child: Child, toChildState: WritableKeyPath<Parent.State, Child.State?> & Sendable,
+    toChildAction: CasePath<Parent.Action, Child.Action>, fileID: StaticString, line: UInt
+  ) {
+    self.parent = parent
+    self.child = child
+    self.toChildState = toChildState
+    self.toChildAction = toChildAction
+    self.fileID = fileID
+    self.line = line
+  }
+
+  @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     let identityBefore = state[keyPath: toChildState].map(identity.callAsFunction)
     var childEffect = Effect<Parent.Action>.none
@@ -45,17 +63,14 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
           .map(toChildAction.embed)
           .scoped(by: namespace(identityBefore))
       } else {
-        reportIssue(
-          """
-          An "ifLet" at \(fileID):\(line) received the child action \(describe(action)) while its child state \
-          was nil. Make sure the child's effects are cancelled when the child is dismissed, and that the child \
-          state is set before sending it actions.
-          """, fileID: fileID, line: line)
+        reportChildActionWithoutState(action)
       }
     }
-    let identityBeforeParent = state[keyPath: toChildState].map(identity.callAsFunction)
+    // Read only for a child that may be ephemeral: each key path read costs ~1,000 instructions.
+    let identityBeforeParent =
+      childAction != nil && ephemeral.isEphemeral ? state[keyPath: toChildState].map(identity.callAsFunction) : nil
     let parentEffect = parent.reduce(into: &state, action: action)
-    if ephemeral.isEphemeral, let childAction, identityBeforeParent != nil,
+    if let childAction, identityBeforeParent != nil,
       let presented = state[keyPath: toChildState], identity(presented) == identityBeforeParent,
       ephemeral.isDismissed(presented, by: childAction)
     {
@@ -67,7 +82,18 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     return .merge(childEffect, parentEffect, .cancelScope(namespace(identityBefore)))
   }
 
-  private func namespace(_ identity: PresentationIdentity) -> NavigationNamespace {
+  @usableFromInline
+  func reportChildActionWithoutState(_ action: Parent.Action) {
+    reportIssue(
+      """
+      An "ifLet" at \(fileID):\(line) received the child action \(describe(action)) while its child state \
+      was nil. Make sure the child's effects are cancelled when the child is dismissed, and that the child \
+      state is set before sending it actions.
+      """, fileID: fileID, line: line)
+  }
+
+  @usableFromInline
+  func namespace(_ identity: PresentationIdentity) -> AnyHashable {
     NavigationNamespace(location: toChildState as AnyKeyPath, identity: identity)
   }
 }
