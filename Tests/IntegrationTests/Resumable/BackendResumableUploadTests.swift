@@ -103,7 +103,7 @@ extension ResumableUploadCases where Peer == BackendPeer {
   /// which ends when the instance that received the paused request has written the bytes it holds to S3 (a
   /// moment under load): the wait leaves room for that.
   func runUploadExpiredIsGone() async throws {
-    let error = try await runUploadExpired(expiry: 1, wait: .seconds(4))
+    let error = try await runUploadExpired(expiry: 1, wait: .seconds(4), resumptionTimeout: 60)
     guard case .uploadGone = error else { return XCTFail("expected uploadGone, got \(error)") }
   }
 
