@@ -125,6 +125,53 @@ struct ScopedRootFeature: Reducer {
   }
 }
 
+/// A child presented through a `PresentationState` (a sheet's destination), its action three levels deep.
+struct PresentationRootFeature: Reducer {
+  struct State: Sendable {
+    @PresentationState var child: BenchState.Level1? = BenchState.Level1()
+  }
+  enum Action: Sendable {
+    case child(PresentationAction<BenchAction.Level1Action>)
+    static let childCase = CasePath(Action.child) { if case let .child(action) = $0 { action } else { nil } }
+  }
+
+  var body: some Reducer<State, Action> {
+    Reduce { _, _ in .none }
+      .ifLet(\.$child, action: Action.childCase) {
+        Level1Feature()
+      }
+  }
+}
+
+/// One row of a hundred, reached with `forEach`, its action three levels deep.
+struct ForEachRootFeature: Reducer {
+  struct Row: Identifiable, Sendable {
+    let id: Int
+    var child = BenchState.Level1()
+  }
+  struct State: Sendable {
+    var rows = IdentifiedArrayOf<Row>(uniqueElements: (0..<100).map { Row(id: $0) })
+  }
+  enum Action: Sendable {
+    case row(id: Int, action: BenchAction.Level1Action)
+    static let rowCase = CasePath(Action.row) { if case let .row(id, action) = $0 { (id, action) } else { nil } }
+  }
+  struct RowFeature: Reducer {
+    var body: some Reducer<Row, BenchAction.Level1Action> {
+      Scope(state: \.child, action: CasePath<BenchAction.Level1Action, BenchAction.Level1Action>({ $0 }) { $0 }) {
+        Level1Feature()
+      }
+    }
+  }
+
+  var body: some Reducer<State, Action> {
+    Reduce { _, _ in .none }
+      .forEach(\.rows, action: Action.rowCase) {
+        RowFeature()
+      }
+  }
+}
+
 /// Keeps a value alive so the optimizer cannot drop the work that produced it.
 @inline(never)
 func blackHole<T>(_ value: T) {
@@ -145,6 +192,12 @@ enum CoreBenchmarks {
     case "iflet_send_3":
       let presenting = Store(initialState: IfLetRootFeature.State()) { IfLetRootFeature() }
       for _ in 0..<iterations { presenting.send(.child(.child(.child(.increment)))) }
+    case "presentation_send_3":
+      let presenting = Store(initialState: PresentationRootFeature.State()) { PresentationRootFeature() }
+      for _ in 0..<iterations { presenting.send(.child(.presented(.child(.child(.increment))))) }
+    case "foreach_send_3":
+      let rows = Store(initialState: ForEachRootFeature.State()) { ForEachRootFeature() }
+      for _ in 0..<iterations { rows.send(.row(id: 50, action: .child(.child(.increment)))) }
     case "dependency_read": for _ in 0..<iterations { store.send(.readDependencyTenTimes) }
     case "run_effect_roundtrip", "bare_task":
       // At most 500,000 round trips (the default count is for the synchronous cases).

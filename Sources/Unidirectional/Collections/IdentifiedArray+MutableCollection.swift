@@ -10,6 +10,7 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
   /// moves that element here, as swift-identified-collections does. Mutating an element in place so that its id
   /// changes re-indexes it (a runtime issue if another element has that id).
   public subscript(position: Int) -> Element {
+    @inlinable
     get { elements[position] }
     set {
       let newID = readID(newValue)
@@ -27,6 +28,7 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
         elements[position] = newValue
       }
     }
+    @inlinable
     _modify {
       let previousID = readID(elements[position])
       var element: Element? = takeElement(at: position)

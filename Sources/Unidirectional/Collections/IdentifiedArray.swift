@@ -25,9 +25,9 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
 
   /// The elements, in order.
   public internal(set) var elements: [Element] {
-    get { storedElements }
-    _modify { yield &storedElements }
-    set { storedElements = newValue }
+    @inlinable get { storedElements }
+    @inlinable _modify { yield &storedElements }
+    @inlinable set { storedElements = newValue }
   }
 
   init(
@@ -41,10 +41,12 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
   }
 
   /// The ids, in order.
+  @inlinable
   public var ids: [ID] { elements.map(readID) }
 
   /// Whether `other` has the same ids in the same order, found without building arrays of ids (see
   /// ``idsOfChangedElements(since:)``).
+  @inlinable
   func hasSameIDs(as other: Self) -> Bool {
     idsOfChangedElements(since: other) != nil
   }
@@ -54,6 +56,7 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
   /// identical bytes are the identical value, and only the elements whose bytes differ have their ids read (bytes
   /// that differ in padding only make an element look changed, which costs a look, never a missed change). Two
   /// copies that still share their storage (nothing was written in between) cost nothing.
+  @inlinable
   func idsOfChangedElements(since old: Self) -> [ID]? {
     guard storedElements.count == old.storedElements.count else { return nil }
     let size = MemoryLayout<Element>.size
@@ -91,14 +94,17 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
   }
 
   /// The position of the element with `id`.
+  @inlinable
   public func index(id elementID: ID) -> Int? { offsets[elementID] }
 
   /// Whether an element with the id of `element` is present.
+  @inlinable
   public func contains(_ element: Element) -> Bool { offsets[readID(element)] != nil }
 
   /// The element with `id`, or nil. Setting nil removes it; setting an element replaces it, or appends it when no
   /// element has that id. An element whose own id differs from `id` is a runtime issue and changes nothing.
   public subscript(id elementID: ID) -> Element? {
+    @inlinable
     get { offsets[elementID].map { elements[$0] } }
     set {
       guard let newValue else {
@@ -120,6 +126,7 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
         elements.append(newValue)
       }
     }
+    @inlinable
     _modify {
       guard let offset = offsets[elementID] else {
         var absent: Element? = nil
@@ -158,12 +165,14 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
 
   /// Moves the element at `offset` out of the storage, so that it is uniquely referenced while a caller mutates
   /// it (no copy-on-write of its own buffers): the last element takes its place until ``putBack(_:at:previousID:)``.
+  @inlinable
   mutating func takeElement(at offset: Int) -> Element {
     elements.swapAt(offset, elements.count - 1)
     return elements.removeLast()
   }
 
   /// Undoes ``takeElement(at:)`` with the mutated element, or removes the position when it became nil.
+  @inlinable
   mutating func putBack(_ element: Element?, at offset: Int, previousID: ID) {
     let last = elements.count
     if let element {
@@ -179,9 +188,16 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
 
   /// After the element at `offset` was mutated in place: if its id changed, indexes it under the new id. An id
   /// that another element holds is a runtime issue; the mutated element wins and the other one is removed.
+  @inlinable
   mutating func rekeyIfNeeded(at offset: Int, previousID: ID) {
     let newID = readID(elements[offset])
     guard newID != previousID else { return }
+    rekey(at: offset, from: previousID, to: newID)
+  }
+
+  /// Indexes the element at `offset` under `newID` instead of `previousID` (see ``rekeyIfNeeded(at:previousID:)``).
+  @usableFromInline
+  mutating func rekey(at offset: Int, from previousID: ID, to newID: ID) {
     offsets.removeValue(forKey: previousID)
     if let other = offsets[newID], other != offset {
       reportIssue(

@@ -22,6 +22,7 @@ extension Reducer {
   /// }
   /// .ifLet(\.$destination, action: Action.destinationCase) { Destination() }
   /// ```
+  @inlinable
   public func ifLet<DestinationState, DestinationAction, Destination: Reducer>(
     _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>> & Sendable,
     action toPresentationAction: CasePath<Action, PresentationAction<DestinationAction>>,
@@ -41,6 +42,7 @@ extension Reducer {
   /// ```swift
   /// .ifLet(\.$alert, action: Action.alertCase)
   /// ```
+  @inlinable
   public func ifLet<DestinationState: EphemeralState, DestinationAction: Sendable>(
     _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>> & Sendable,
     action toPresentationAction: CasePath<Action, PresentationAction<DestinationAction>>,
@@ -54,19 +56,40 @@ extension Reducer {
 }
 
 /// The reducer made by `ifLet(\.$destination, action:destination:)` over a ``PresentationState``.
+///
+/// Inlinable, so that it is specialized for the app's types (see ``IfLetReducer``).
 public struct PresentationReducer<Base: Reducer, Destination: Reducer>: Reducer {
-  let base: Base
-  let destination: Destination
-  let toPresentationState: WritableKeyPath<Base.State, PresentationState<Destination.State>> & Sendable
-  let toPresentationAction: CasePath<Base.Action, PresentationAction<Destination.Action>>
-  let fileID: StaticString
-  let line: UInt
-  private let identity = Identifier<Destination.State>()
-  private let ephemeral = EphemeralCheck<Destination.State, Destination.Action>()
+  @usableFromInline let base: Base
+  @usableFromInline let destination: Destination
+  @usableFromInline let toPresentationState:
+    WritableKeyPath<Base.State, PresentationState<Destination.State>> & Sendable
+  @usableFromInline let toPresentationAction: CasePath<Base.Action, PresentationAction<Destination.Action>>
+  @usableFromInline let fileID: StaticString
+  @usableFromInline let line: UInt
+  @usableFromInline let identity = Identifier<Destination.State>()
+  @usableFromInline let ephemeral = EphemeralCheck<Destination.State, Destination.Action>()
 
+  @inlinable
+  init(
+    base: Base, destination: Destination,
+    toPresentationState: WritableKeyPath<Base.State, PresentationState<Destination.State>> & Sendable,
+    toPresentationAction: CasePath<Base.Action, PresentationAction<Destination.Action>>, fileID: StaticString,
+    line: UInt
+  ) {
+    self.base = base
+    self.destination = destination
+    self.toPresentationState = toPresentationState
+    self.toPresentationAction = toPresentationAction
+    self.fileID = fileID
+    self.line = line
+  }
+
+  @inlinable
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
-    let presentedID = state[keyPath: toPresentationState].presentedID
-    let initialIdentity = currentIdentity(state)
+    // Each key path access costs ~600-1,300 instructions: the presentation is read once here.
+    let (presentedID, initialIdentity, writes) = { presentation in
+      (presentation.presentedID, presentation.wrappedValue.map(identity.callAsFunction), presentation.writes)
+    }(state[keyPath: toPresentationState])
     var destinationEffect = Effect<Base.Action>.none
     let baseEffect: Effect<Base.Action>
 
@@ -79,27 +102,19 @@ public struct PresentationReducer<Base: Reducer, Destination: Reducer>: Reducer 
       }
 
     case (let identity?, let .presented(destinationAction)?):
+      // The child's own changes do not count as writes (`reduceDestination` puts the count back).
       destinationEffect = reduceDestination(&state, action: destinationAction, identity: identity)
-      let writes = state[keyPath: toPresentationState].writes
       baseEffect = base.reduce(into: &state, action: action)
       // An alert or dialog ends with its first action, unless the parent has just replaced it.
-      if ephemeral.isEphemeral, state[keyPath: toPresentationState].writes == writes,
-        let presented = state[keyPath: toPresentationState].wrappedValue,
+      if ephemeral.isEphemeral, case let presentation = state[keyPath: toPresentationState],
+        presentation.writes == writes, let presented = presentation.wrappedValue,
         ephemeral.isDismissed(presented, by: destinationAction)
       {
         state[keyPath: toPresentationState].wrappedValue = nil
       }
 
     case (nil, _?):
-      reportIssue(
-        """
-        An "ifLet" at \(fileID):\(line) received a presentation action when destination state was absent: \
-        \(describe(action)).
-
-        The parent set the destination state to nil before this reducer ran (this reducer must run before any \
-        reducer that dismisses the destination), or the action was sent while nothing was presented (send \
-        actions for the destination only while it is presented, or from its own effects).
-        """, fileID: fileID, line: line)
+      reportActionWithoutDestination(action)
       baseEffect = base.reduce(into: &state, action: action)
 
     case (_, nil):
@@ -114,28 +129,53 @@ public struct PresentationReducer<Base: Reducer, Destination: Reducer>: Reducer 
     return .merge(destinationEffect, baseEffect, dismissal)
   }
 
-  private func currentIdentity(_ state: Base.State) -> PresentationIdentity? {
+  @usableFromInline
+  func reportActionWithoutDestination(_ action: Base.Action) {
+    reportIssue(
+      """
+      An "ifLet" at \(fileID):\(line) received a presentation action when destination state was absent: \
+      \(describe(action)).
+
+      The parent set the destination state to nil before this reducer ran (this reducer must run before any \
+      reducer that dismisses the destination), or the action was sent while nothing was presented (send \
+      actions for the destination only while it is presented, or from its own effects).
+      """, fileID: fileID, line: line)
+  }
+
+  @inlinable
+  func currentIdentity(_ state: Base.State) -> PresentationIdentity? {
     state[keyPath: toPresentationState].wrappedValue.map(identity.callAsFunction)
   }
 
-  private func namespace(_ identity: PresentationIdentity) -> NavigationNamespace {
+  @usableFromInline
+  func namespace(_ identity: PresentationIdentity) -> AnyHashable {
     NavigationNamespace(location: toPresentationState as AnyKeyPath, identity: identity)
   }
 
   /// Runs the destination reducer on the presented child, in place, presented: `dismiss` sends `.dismiss`.
-  private func reduceDestination(
+  @inlinable
+  func reduceDestination(
     _ state: inout Base.State, action: Destination.Action, identity: PresentationIdentity
   ) -> Effect<Base.Action> {
     let embed = toPresentationAction.embed
-    let writes = state[keyPath: toPresentationState].writes
-    defer { state[keyPath: toPresentationState].writes = writes }
-    return mutate(&state[keyPath: toPresentationState].wrappedValue) {
-      destination.dependency(\.dismiss, DismissEffect(kind: .presentation)).reduce(into: &$0, action: action)
+    // One access to the presentation for the change and the count put back.
+    let effect = modify(&state[keyPath: toPresentationState]) { presentation -> Effect<Destination.Action> in
+      let writes = presentation.writes
+      defer { presentation.writes = writes }
+      return mutate(&presentation.wrappedValue) {
+        PresentedReducer(base: destination).reduce(into: &$0, action: action)
+      }
     }
-    .map { embed(.presented($0)) }
-    .dismissible { send in send(embed(.dismiss)) }
-    .scoped(by: namespace(identity))
+    return effect.map { embed(.presented($0)) }
+      .dismissible { send in send(embed(.dismiss)) }
+      .scoped(by: namespace(identity))
   }
+}
+
+/// Runs `body` on `value` in place: one access to a value reached through a key path, however many changes.
+@inlinable
+func modify<Value, Result>(_ value: inout Value, _ body: (inout Value) -> Result) -> Result {
+  body(&value)
 }
 
 /// Runs `body` on the wrapped value of `optional` in place, without a copy-on-write copy of it.

@@ -16,22 +16,24 @@
 @propertyWrapper
 public struct PresentationState<State> {
   /// Boxed, as in TCA: a feature can present itself recursively, and copies of a parent's state stay cheap.
-  private final class Storage: @unchecked Sendable {
-    var value: State?
-    init(_ value: State?) { self.value = value }
+  @usableFromInline
+  final class Storage: @unchecked Sendable {
+    @usableFromInline var value: State?
+    @inlinable init(_ value: State?) { self.value = value }
   }
 
-  private var storage: Storage
+  // Inlinable accessors: a navigation reducer reads and changes the child on every action, specialized.
+  @usableFromInline var storage: Storage
   /// The identity of the child as of the last time an `ifLet` over this state ran (nil: nothing presented then).
-  var presentedID: PresentationIdentity?
+  @usableFromInline var presentedID: PresentationIdentity?
   /// Counts changes made outside the child's own reducer: how `ifLet` tells that the parent took over the
   /// presentation (replaced an alert by another) while handling an action of it.
-  var writes: UInt = 0
+  @usableFromInline var writes: UInt = 0
 
   /// The presented child, or nil. Changed in place (copy-on-write).
   public var wrappedValue: State? {
-    get { storage.value }
-    set {
+    @inlinable get { storage.value }
+    @inlinable set {
       if isKnownUniquelyReferenced(&storage) {
         storage.value = newValue
       } else {
@@ -39,7 +41,7 @@ public struct PresentationState<State> {
       }
       writes &+= 1
     }
-    _modify {
+    @inlinable _modify {
       if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.value) }
       writes &+= 1
       yield &storage.value
@@ -53,8 +55,8 @@ public struct PresentationState<State> {
 
   /// The state itself, for `ifLet(\.$destination, …)`.
   public var projectedValue: Self {
-    get { self }
-    set { self = newValue }
+    @inlinable get { self }
+    @inlinable set { self = newValue }
   }
 
   /// The presented child's value in the enum case `casePath`; setting it changes the child in place, setting nil

@@ -128,7 +128,7 @@ public struct StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
   ) -> Effect<Base.Action> {
     let embed = toStackAction.embed
     let effect = state[keyPath: toStackState].modify(id: id) {
-      destination.dependency(\.dismiss, DismissEffect(kind: .presentation)).reduce(into: &$0, action: action)
+      PresentedReducer(base: destination).reduce(into: &$0, action: action)
     }
     return (effect ?? .none)
       .map { embed(.element(id: id, action: $0)) }

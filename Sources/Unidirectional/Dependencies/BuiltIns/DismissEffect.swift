@@ -33,6 +33,9 @@ public struct DismissEffect: Sendable {
     self.kind = kind
   }
 
+  /// What a navigation reducer gives the feature it presents.
+  @usableFromInline static var presentation: Self { Self(kind: .presentation) }
+
   /// A dismissal that runs `dismiss`: for testing a presented feature on its own.
   public init(_ dismiss: @escaping @Sendable () async -> Void) {
     self.kind = .custom(dismiss)
@@ -72,6 +75,26 @@ public struct DismissEffect: Sendable {
   }
 }
 
+/// Runs `base` as a presented feature, `@Dependency(\.dismiss)` dismissing its presentation: what
+/// `base.dependency(\.dismiss, .presentation)` does, with the dependencies made once per store, not per action.
+@usableFromInline
+struct PresentedReducer<Base: Reducer>: Reducer {
+  @usableFromInline let base: Base
+
+  @inlinable
+  init(base: Base) {
+    self.base = base
+  }
+
+  @inlinable
+  func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
+    guard let scope = ReduceScope.activePresented() else {
+      return base.dependency(\.dismiss, .presentation).reduce(into: &state, action: action)
+    }
+    return ReduceScope.with(scope) { base.reduce(into: &state, action: action) }
+  }
+}
+
 /// What dismissing means for the effect running now: set by the navigation reducer that runs the effect's feature,
 /// innermost presentation first. Task-local, so work started inside the effect inherits it.
 struct Dismissal: Sendable {
@@ -83,6 +106,7 @@ struct Dismissal: Sendable {
 extension Effect {
   /// Runs every asynchronous operation of this effect (and its error handler) with `dismiss` as what
   /// `@Dependency(\.dismiss)` does inside it; `dismiss` is handed the operation's `Send`.
+  @usableFromInline
   func dismissible(by dismiss: @escaping @Sendable (Send<Action>) async -> Void) -> Self {
     switch node {
     case .none, .send, .cancel:
