@@ -172,6 +172,28 @@ struct ForEachRootFeature: Reducer {
   }
 }
 
+/// The element on top of a navigation stack (`forEach` over `StackState`), its action three levels deep.
+struct StackRootFeature: Reducer {
+  struct State: Sendable {
+    var path: StackState<BenchState.Level1> = {
+      var path = StackState<BenchState.Level1>()
+      path.append(BenchState.Level1())
+      return path
+    }()
+  }
+  enum Action: Sendable {
+    case path(StackAction<BenchState.Level1, BenchAction.Level1Action>)
+    static let pathCase = CasePath(Action.path) { if case let .path(action) = $0 { action } else { nil } }
+  }
+
+  var body: some Reducer<State, Action> {
+    Reduce { _, _ in .none }
+      .forEach(\.path, action: Action.pathCase) {
+        Level1Feature()
+      }
+  }
+}
+
 /// Keeps a value alive so the optimizer cannot drop the work that produced it.
 @inline(never)
 func blackHole<T>(_ value: T) {
@@ -198,6 +220,9 @@ enum CoreBenchmarks {
     case "foreach_send_3":
       let rows = Store(initialState: ForEachRootFeature.State()) { ForEachRootFeature() }
       for _ in 0..<iterations { rows.send(.row(id: 50, action: .child(.child(.increment)))) }
+    case "stack_send_3":
+      let stack = Store(initialState: StackRootFeature.State()) { StackRootFeature() }
+      for _ in 0..<iterations { stack.send(.path(.element(id: 0, action: .child(.child(.increment))))) }
     case "dependency_read": for _ in 0..<iterations { store.send(.readDependencyTenTimes) }
     case "run_effect_roundtrip", "bare_task":
       // At most 500,000 round trips (the default count is for the synchronous cases).

@@ -21,6 +21,7 @@ extension Reducer {
   /// }
   /// .forEach(\.path, action: Action.pathCase) { Path() }
   /// ```
+  @inlinable
   public func forEach<DestinationState, DestinationAction, Destination: Reducer>(
     _ toStackState: WritableKeyPath<State, StackState<DestinationState>> & Sendable,
     action toStackAction: CasePath<Action, StackAction<DestinationState, DestinationAction>>,
@@ -36,16 +37,32 @@ extension Reducer {
 }
 
 /// The reducer made by `forEach(\.path, action:destination:)` over a ``StackState``.
+///
+/// Inlinable, so that it is specialized for the app's types (see ``IfLetReducer``).
 public struct StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
-  let base: Base
-  let destination: Destination
-  let toStackState: WritableKeyPath<Base.State, StackState<Destination.State>> & Sendable
-  let toStackAction: CasePath<Base.Action, StackAction<Destination.State, Destination.Action>>
-  let fileID: StaticString
-  let line: UInt
+  @usableFromInline let base: Base
+  @usableFromInline let destination: Destination
+  @usableFromInline let toStackState: WritableKeyPath<Base.State, StackState<Destination.State>> & Sendable
+  @usableFromInline let toStackAction: CasePath<Base.Action, StackAction<Destination.State, Destination.Action>>
+  @usableFromInline let fileID: StaticString
+  @usableFromInline let line: UInt
 
-  @Dependency(\.stackElementID) private var stackElementID
+  @inlinable
+  init(
+    base: Base, destination: Destination,
+    toStackState: WritableKeyPath<Base.State, StackState<Destination.State>> & Sendable,
+    toStackAction: CasePath<Base.Action, StackAction<Destination.State, Destination.Action>>, fileID: StaticString,
+    line: UInt
+  ) {
+    self.base = base
+    self.destination = destination
+    self.toStackState = toStackState
+    self.toStackAction = toStackAction
+    self.fileID = fileID
+    self.line = line
+  }
 
+  @inlinable
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     let mounted = state[keyPath: toStackState].mounted
     var destinationEffect = Effect<Base.Action>.none
@@ -53,56 +70,19 @@ public struct StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
 
     switch toStackAction.extract(action) {
     case let .element(id, elementAction)?:
-      if state[keyPath: toStackState][id: id] != nil {
-        destinationEffect = reduceElement(&state, id: id, action: elementAction)
+      // One access for the lookup and the change: each key path access costs ~600-1,300 instructions.
+      if let effect = reduceElement(&state, id: id, action: elementAction) {
+        destinationEffect = effect
       } else {
-        reportIssue(
-          """
-          A "forEach" at \(fileID):\(line) received an action for a missing element \(id): \
-          \(describe(action)).
-
-          A parent reducer removed the element before this reducer ran (this reducer must run first), an effect \
-          of the element kept running after it was popped (cancel it), or the action was sent for an element \
-          that is not on the stack.
-          """, fileID: fileID, line: line)
+        reportMissingElement(id, action: action)
       }
       baseEffect = base.reduce(into: &state, action: action)
 
     case let .popFrom(id)?:
-      let canPop = state[keyPath: toStackState].ids.contains(id)
-      baseEffect = base.reduce(into: &state, action: action)
-      if canPop {
-        state[keyPath: toStackState].pop(from: id)
-      } else {
-        reportIssue(
-          """
-          A "forEach" at \(fileID):\(line) received a "popFrom" action for a missing element \(id). Stack ids: \
-          \(state[keyPath: toStackState].ids).
-          """, fileID: fileID, line: line)
-      }
+      baseEffect = pop(&state, from: id, action: action)
 
     case let .push(id, element)?:
-      if state[keyPath: toStackState].ids.contains(id) {
-        reportIssue(
-          """
-          A "forEach" at \(fileID):\(line) received a "push" action for an element it already contains: \(id). \
-          Stack ids: \(state[keyPath: toStackState].ids).
-          """, fileID: fileID, line: line)
-        baseEffect = base.reduce(into: &state, action: action)
-        break
-      }
-      let expected = stackElementID.peek()
-      if id.generation == expected.generation {
-        _ = stackElementID.next()
-      } else if id > expected, DependencyValues.current.context == .test {
-        reportIssue(
-          """
-          A "forEach" at \(fileID):\(line) received a "push" action with an unexpected id: \(id), where the \
-          store's next stack id is \(expected). Push with @Dependency(\\.stackElementID)'s next id.
-          """, fileID: fileID, line: line)
-      }
-      state[keyPath: toStackState][id: id] = element
-      baseEffect = base.reduce(into: &state, action: action)
+      baseEffect = push(&state, id: id, element: element, action: action)
 
     case nil:
       baseEffect = base.reduce(into: &state, action: action)
@@ -110,6 +90,73 @@ public struct StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
 
     let ids = state[keyPath: toStackState].ids
     guard ids != mounted else { return destinationEffect.merge(with: baseEffect) }
+    return unmount(&state, mounted: mounted, now: ids, effects: destinationEffect, baseEffect)
+  }
+
+  @usableFromInline
+  func reportMissingElement(_ id: StackElementID, action: Base.Action) {
+    reportIssue(
+      """
+      A "forEach" at \(fileID):\(line) received an action for a missing element \(id): \
+      \(describe(action)).
+
+      A parent reducer removed the element before this reducer ran (this reducer must run first), an effect \
+      of the element kept running after it was popped (cancel it), or the action was sent for an element \
+      that is not on the stack.
+      """, fileID: fileID, line: line)
+  }
+
+  /// Lets the base see `.popFrom(id)`, then pops.
+  @usableFromInline
+  func pop(_ state: inout Base.State, from id: StackElementID, action: Base.Action) -> Effect<Base.Action> {
+    let canPop = state[keyPath: toStackState].ids.contains(id)
+    let baseEffect = base.reduce(into: &state, action: action)
+    if canPop {
+      state[keyPath: toStackState].pop(from: id)
+    } else {
+      reportIssue(
+        """
+        A "forEach" at \(fileID):\(line) received a "popFrom" action for a missing element \(id). Stack ids: \
+        \(state[keyPath: toStackState].ids).
+        """, fileID: fileID, line: line)
+    }
+    return baseEffect
+  }
+
+  /// Pushes `element` with `id` (the store's next stack id), then lets the base see the push.
+  @usableFromInline
+  func push(
+    _ state: inout Base.State, id: StackElementID, element: Destination.State, action: Base.Action
+  ) -> Effect<Base.Action> {
+    if state[keyPath: toStackState].ids.contains(id) {
+      reportIssue(
+        """
+        A "forEach" at \(fileID):\(line) received a "push" action for an element it already contains: \(id). \
+        Stack ids: \(state[keyPath: toStackState].ids).
+        """, fileID: fileID, line: line)
+      return base.reduce(into: &state, action: action)
+    }
+    @Dependency(\.stackElementID) var stackElementID
+    let expected = stackElementID.peek()
+    if id.generation == expected.generation {
+      _ = stackElementID.next()
+    } else if id > expected, DependencyValues.current.context == .test {
+      reportIssue(
+        """
+        A "forEach" at \(fileID):\(line) received a "push" action with an unexpected id: \(id), where the \
+        store's next stack id is \(expected). Push with @Dependency(\\.stackElementID)'s next id.
+        """, fileID: fileID, line: line)
+    }
+    state[keyPath: toStackState][id: id] = element
+    return base.reduce(into: &state, action: action)
+  }
+
+  /// The elements that left the stack since it was last seen are gone, with their effects.
+  @usableFromInline
+  func unmount(
+    _ state: inout Base.State, mounted: [StackElementID], now ids: [StackElementID],
+    effects destinationEffect: Effect<Base.Action>, _ baseEffect: Effect<Base.Action>
+  ) -> Effect<Base.Action> {
     state[keyPath: toStackState].mounted = ids
     let remaining = Set(ids)
     let cancellations = mounted.filter { !remaining.contains($0) }.map {
@@ -118,20 +165,23 @@ public struct StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
     return .merge([destinationEffect, baseEffect] + cancellations)
   }
 
-  private func namespace(_ id: StackElementID) -> NavigationNamespace {
+  @usableFromInline
+  func namespace(_ id: StackElementID) -> AnyHashable {
     NavigationNamespace(location: toStackState as AnyKeyPath, identity: PresentationIdentity(id: id))
   }
 
   /// Runs the destination reducer on element `id`, in place, presented: `dismiss` pops it and everything above.
-  private func reduceElement(
+  /// Nil when the stack has no such element.
+  @inlinable
+  func reduceElement(
     _ state: inout Base.State, id: StackElementID, action: Destination.Action
-  ) -> Effect<Base.Action> {
+  ) -> Effect<Base.Action>? {
     let embed = toStackAction.embed
     let effect = state[keyPath: toStackState].modify(id: id) {
       PresentedReducer(base: destination).reduce(into: &$0, action: action)
     }
-    return (effect ?? .none)
-      .map { embed(.element(id: id, action: $0)) }
+    guard let effect else { return nil }
+    return effect.map { embed(.element(id: id, action: $0)) }
       .dismissible { send in send(embed(.popFrom(id: id))) }
       .scoped(by: namespace(id))
   }

@@ -16,11 +16,11 @@
 ///
 /// Drive it with ``Reducer/forEach(_:action:destination:fileID:line:)`` and ``StackAction``.
 public struct StackState<Element> {
-  private var elementIDs: [StackElementID]
-  private var elements: [Element]
+  @usableFromInline var elementIDs: [StackElementID]
+  @usableFromInline var elements: [Element]
   /// The ids as of the last time a `forEach` over this stack ran: how it notices elements removed by other reducers
   /// between actions. Not part of the value (ignored by `==`).
-  var mounted: [StackElementID] = []
+  @usableFromInline var mounted: [StackElementID] = []
   /// The next id of an element appended where no store's dependencies are in effect.
   private var nextLocalGeneration = 0
 
@@ -31,6 +31,7 @@ public struct StackState<Element> {
   }
 
   /// The ids of the elements, bottom first.
+  @inlinable
   public var ids: [StackElementID] { elementIDs }
 
   /// The element with `id`. Setting nil pops just that element; setting a value replaces it, or pushes it with
@@ -93,6 +94,7 @@ public struct StackState<Element> {
   }
 
   /// Runs `body` on the element with `id` in place; nil when there is no such element.
+  @inlinable
   mutating func modify<Result>(id: StackElementID, _ body: (inout Element) -> Result) -> Result? {
     guard let index = elementIDs.firstIndex(of: id) else { return nil }
     return body(&elements[index])
