@@ -87,10 +87,15 @@ final class ImageUploadRedirectIntegrationTests: BackendStackTestCase {
           stack, headers: ["X-Test-Redirect": "307 /upload-model?redirected=1", "X-Test-Redirect-Read": read],
           transport: engine)
         let progress = ProgressLog<Int64>()
-        let receipt = try await MultipartUploader(configuration: configuration, temporaryDirectory: folder)
-          .upload(fileAt: model.url, filename: "scan.usdz", contentType: "model/vnd.usdz+zip") { sent, _ in
-            progress.append(sent)
-          }
+        let receipt: MultipartUploadReceipt
+        do {
+          receipt = try await MultipartUploader(configuration: configuration, temporaryDirectory: folder)
+            .upload(fileAt: model.url, filename: "scan.usdz", contentType: "model/vnd.usdz+zip") { sent, _ in
+              progress.append(sent)
+            }
+        } catch {
+          return XCTFail("\(engine), read \(read): \(error) (sent so far: \(progress.values.last ?? 0))")
+        }
         XCTAssertEqual(receipt.size, 5 << 20, "\(engine), read \(read)")
         XCTAssertEqual(receipt.sha256, model.sha256, "\(engine), read \(read): the redirected request had the file")
         let total = try XCTUnwrap(progress.values.max())
@@ -183,12 +188,21 @@ final class ImageUploadRedirectIntegrationTests: BackendStackTestCase {
           "X-Test-Redirect": "307 /presigned-urls?redirected=1",
           "X-Test-Put-Via": "0 \(witness.absoluteString)/flaky/\(key)?fail=0",
         ], transport: engine)
-      _ = try await PresignedUploader(configuration: presigned).upload([image.item], mediaType: .archive, uuid: .random)
+      do {
+        _ = try await PresignedUploader(configuration: presigned)
+          .upload([image.item], mediaType: .archive, uuid: .random)
+      } catch {
+        return XCTFail("\(engine), presigned upload: \(error)")
+      }
       // The multipart POST (redirected within the API).
       let multipart = UploadIntegrationSupport.configuration(
         stack, headers: ["X-Test-Redirect": "307 /upload-model?redirected=1"], transport: engine)
-      _ = try await MultipartUploader(configuration: multipart, temporaryDirectory: folder)
-        .upload(fileAt: model.url, filename: "m.usdz", contentType: "model/vnd.usdz+zip")
+      do {
+        _ = try await MultipartUploader(configuration: multipart, temporaryDirectory: folder)
+          .upload(fileAt: model.url, filename: "m.usdz", contentType: "model/vnd.usdz+zip")
+      } catch {
+        return XCTFail("\(engine), multipart upload: \(error)")
+      }
 
       let apiRequests = try await stack.events().dropFirst(before).filter { $0.kind == "redirect" }
       XCTAssertEqual(apiRequests.map(\.path), ["/presigned-urls", "/upload-model"], "\(engine)")
