@@ -194,6 +194,22 @@ struct StackRootFeature: Reducer {
   }
 }
 
+/// A child scoped to one case of an enum state with `ifCaseLet`, its action three levels deep.
+struct IfCaseLetRootFeature: Reducer {
+  enum State: Sendable {
+    case child(BenchState.Level1)
+    case other
+    static let childCase = CasePath(State.child) { if case let .child(state) = $0 { state } else { nil } }
+  }
+
+  var body: some Reducer<State, BenchAction> {
+    Reduce { _, _ in .none }
+      .ifCaseLet(State.childCase, action: BenchAction.childCase) {
+        Level1Feature()
+      }
+  }
+}
+
 /// Keeps a value alive so the optimizer cannot drop the work that produced it.
 @inline(never)
 func blackHole<T>(_ value: T) {
@@ -223,6 +239,11 @@ enum CoreBenchmarks {
     case "stack_send_3":
       let stack = Store(initialState: StackRootFeature.State()) { StackRootFeature() }
       for _ in 0..<iterations { stack.send(.path(.element(id: 0, action: .child(.child(.increment))))) }
+    case "ifcaselet_send_3":
+      let cases = Store(initialState: IfCaseLetRootFeature.State.child(BenchState.Level1())) {
+        IfCaseLetRootFeature()
+      }
+      for _ in 0..<iterations { cases.send(.child(.child(.child(.increment)))) }
     case "dependency_read": for _ in 0..<iterations { store.send(.readDependencyTenTimes) }
     case "run_effect_roundtrip", "bare_task":
       // At most 500,000 round trips (the default count is for the synchronous cases).

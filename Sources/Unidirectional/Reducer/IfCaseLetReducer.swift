@@ -17,6 +17,7 @@ extension Reducer {
   ///     .ifCaseLet(State.signedInCase, action: Action.signedInCase) { Account() }
   /// }
   /// ```
+  @inlinable
   public func ifCaseLet<CaseState, CaseAction, Case: Reducer>(
     _ toCaseState: CasePath<State, CaseState>,
     action toCaseAction: CasePath<Action, CaseAction>,
@@ -31,16 +32,32 @@ extension Reducer {
 }
 
 /// The reducer made by ``Reducer/ifCaseLet(_:action:then:fileID:line:)``.
+///
+/// Inlinable, so that it is specialized for the app's types (see ``IfLetReducer``).
 public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
-  let parent: Parent
-  let child: Child
-  let toChildState: CasePath<Parent.State, Child.State>
-  let toChildAction: CasePath<Parent.Action, Child.Action>
-  let fileID: StaticString
-  let line: UInt
-  private let rootIdentity = Identifier<Parent.State>()
-  private let childIdentity = Identifier<Child.State>()
+  @usableFromInline let parent: Parent
+  @usableFromInline let child: Child
+  @usableFromInline let toChildState: CasePath<Parent.State, Child.State>
+  @usableFromInline let toChildAction: CasePath<Parent.Action, Child.Action>
+  @usableFromInline let fileID: StaticString
+  @usableFromInline let line: UInt
+  @usableFromInline let rootIdentity = Identifier<Parent.State>()
+  @usableFromInline let childIdentity = Identifier<Child.State>()
 
+  @inlinable
+  init(
+    parent: Parent, child: Child, toChildState: CasePath<Parent.State, Child.State>,
+    toChildAction: CasePath<Parent.Action, Child.Action>, fileID: StaticString, line: UInt
+  ) {
+    self.parent = parent
+    self.child = child
+    self.toChildState = toChildState
+    self.toChildAction = toChildAction
+    self.fileID = fileID
+    self.line = line
+  }
+
+  @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     var childEffect = Effect<Parent.Action>.none
     let identityBefore = identity(of: state)
@@ -50,15 +67,7 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         state = toChildState.embed(childState)
         childEffect = effect.map(toChildAction.embed).scoped(by: namespace(identityBefore))
       } else {
-        reportIssue(
-          """
-          An "ifCaseLet" at \(fileID):\(line) received a child action when child state was set to a different \
-          case: \(describe(action)) while the state is \(describe(state)).
-
-          A parent reducer set the state to another case before this reducer ran (this reducer must run first), \
-          an effect of the child kept running after the state left its case (cancel it), or the action was sent \
-          while the state was in another case.
-          """, fileID: fileID, line: line)
+        reportActionInAnotherCase(action, state: state)
       }
     }
     let parentEffect = parent.reduce(into: &state, action: action)
@@ -68,13 +77,28 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     return .merge(childEffect, parentEffect, .cancelScope(namespace(identityBefore)))
   }
 
+  @usableFromInline
+  func reportActionInAnotherCase(_ action: Parent.Action, state: Parent.State) {
+    reportIssue(
+      """
+      An "ifCaseLet" at \(fileID):\(line) received a child action when child state was set to a different \
+      case: \(describe(action)) while the state is \(describe(state)).
+
+      A parent reducer set the state to another case before this reducer ran (this reducer must run first), \
+      an effect of the child kept running after the state left its case (cancel it), or the action was sent \
+      while the state was in another case.
+      """, fileID: fileID, line: line)
+  }
+
   /// The identity of the child while the state is in the case: the root's id, or else the child's.
-  private func identity(of state: Parent.State) -> PresentationIdentity? {
+  @inlinable
+  func identity(of state: Parent.State) -> PresentationIdentity? {
     guard let childState = toChildState.extract(state) else { return nil }
     return PresentationIdentity(id: rootIdentity.id(of: state) ?? childIdentity.id(of: childState))
   }
 
-  private func namespace(_ identity: PresentationIdentity) -> NavigationNamespace {
+  @usableFromInline
+  func namespace(_ identity: PresentationIdentity) -> AnyHashable {
     NavigationNamespace(
       location: CaseLocation(root: ObjectIdentifier(Parent.State.self), value: ObjectIdentifier(Child.State.self)),
       identity: identity)
