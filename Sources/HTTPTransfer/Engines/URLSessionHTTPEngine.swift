@@ -78,8 +78,15 @@ final class URLSessionHTTPEngine: Sendable {
     progress: (@Sendable (Int64) -> Void)?,
     informational: (@Sendable (HTTPTransferResponse.Informational) -> Void)?
   ) async throws -> HTTPTransferResponse {
-    let session = pooledSession ?? Self.session(configuration)
-    defer { if pooledSession == nil { session.finishTasksAndInvalidate() } }
+    // A request with a body never goes out on a pooled connection. When a reused connection turns out dead,
+    // libcurl sends the request again on a new one and asks to rewind the body; FoundationNetworking can rewind
+    // only a stream the delegate hands back, and for a file or data body it silently carries on from where the
+    // dead connection left it: a body shorter than its Content-Length, and both sides wait for the request timeout
+    // ("did not answer in time"; a server that closed a connection the client had just picked, likelier under
+    // load). A fresh session's first request always opens a new connection.
+    let pooled = request.body.length == 0 ? pooledSession : nil
+    let session = pooled ?? Self.session(configuration)
+    defer { if pooled == nil { session.finishTasksAndInvalidate() } }
     var urlRequest = URLRequest(
       url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: requestTimeout)
     urlRequest.httpMethod = request.method

@@ -41,7 +41,9 @@ public final class HTTPTransport: Sendable {
   /// HTTPTransport.Configuration(connections: .freshPerRequest)         // a resumable upload's requests
   /// ```
   public enum Connections: Hashable, Sendable {
-    /// One session for the transport, at most `maxPerHost` connections to a host at once, reused.
+    /// One session for the transport, at most `maxPerHost` connections to a host at once, reused — by requests
+    /// without a body: one with a body always opens its own connection (a dead reused connection cannot be
+    /// retried with the body from its start through FoundationNetworking; see `URLSessionHTTPEngine`).
     case pooled(maxPerHost: Int)
     /// A session of its own for every request: libcurl replays a request by itself when a *reused* connection dies
     /// under it (a resumable append would go out again with a stale offset), and Apple's resumable-upload server

@@ -44,7 +44,26 @@ final class LoopbackStubServer: @unchecked Sendable {
     self.answer = answer
     self.closesAfterAnswering = closesAfterAnswering
     self.answerDelay = useconds_t(max(0, answerDelay) * 1_000_000)
-    let descriptor = socket(AF_INET, Self.streamType, 0)
+    (listener, port) = try Self.listenOnLoopback()
+    Thread { [self] in acceptLoop() }.start()
+  }
+
+  /// The bytes read so far, over every connection.
+  var bytesReceived: Int { lock.withLock { received } }
+
+  /// Shuts the listening socket and every connection down (their threads then close them). Safe to call twice.
+  func stop() {
+    // Under the lock: a connection's thread removes it (under the lock) before closing it, so none is closed here.
+    lock.withLock {
+      guard !isStopped else { return }
+      isStopped = true
+      for socket in connections + [listener] { shutdown(socket, Int32(SHUT_RDWR)) }
+    }
+  }
+
+  /// A socket listening on a free 127.0.0.1 port, and the port.
+  static func listenOnLoopback() throws -> (descriptor: Int32, port: UInt16) {
+    let descriptor = socket(AF_INET, streamType, 0)
     guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -64,22 +83,7 @@ final class LoopbackStubServer: @unchecked Sendable {
       close(descriptor)
       throw Failure(description: "cannot listen on 127.0.0.1: \(reason)")
     }
-    listener = descriptor
-    port = UInt16(bigEndian: address.sin_port)
-    Thread { [self] in acceptLoop() }.start()
-  }
-
-  /// The bytes read so far, over every connection.
-  var bytesReceived: Int { lock.withLock { received } }
-
-  /// Shuts the listening socket and every connection down (their threads then close them). Safe to call twice.
-  func stop() {
-    // Under the lock: a connection's thread removes it (under the lock) before closing it, so none is closed here.
-    lock.withLock {
-      guard !isStopped else { return }
-      isStopped = true
-      for socket in connections + [listener] { shutdown(socket, Int32(SHUT_RDWR)) }
-    }
+    return (descriptor, UInt16(bigEndian: address.sin_port))
   }
 
   private func acceptLoop() {
@@ -129,11 +133,11 @@ final class LoopbackStubServer: @unchecked Sendable {
   }
 
   #if os(Linux)
-    private static let streamType = Int32(SOCK_STREAM.rawValue)
+    static let streamType = Int32(SOCK_STREAM.rawValue)
     /// A peer that already hung up is an error here, not a SIGPIPE that ends the test process.
-    private static let sendFlags = Int32(MSG_NOSIGNAL)
+    static let sendFlags = Int32(MSG_NOSIGNAL)
   #else
-    private static let streamType = SOCK_STREAM
-    private static let sendFlags: Int32 = 0
+    static let streamType = SOCK_STREAM
+    static let sendFlags: Int32 = 0
   #endif
 }
