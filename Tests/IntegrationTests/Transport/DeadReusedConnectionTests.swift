@@ -8,7 +8,7 @@ import XCTest
 /// error -1", "connection lost") or, for a staged multi-part body, went on from where the dead connection had left
 /// the file (FoundationNetworking rewinds only a stream the delegate hands back), sent fewer bytes than its
 /// `Content-Length` and waited with the server until the request timeout: "did not answer in time", the failure of
-/// the backend's same-origin redirect tests under load (3 of ~30 full runs).
+/// the backend's same-origin redirect tests under load (2 of ~30 full runs).
 final class DeadReusedConnectionTests: XCTestCase {
   func testABodyRequestAfterAKeptAliveConnectionDiesArrivesWholeThroughEitherEngine() async throws {
     let folder = try makeScratchFolder("dead-reused-connection")
