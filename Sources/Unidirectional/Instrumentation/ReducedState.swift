@@ -11,7 +11,7 @@
 /// Valid only during that call: keep a copy of ``value``, never the `ReducedState` itself.
 @dynamicMemberLookup
 public struct ReducedState<State> {
-  private let pointer: UnsafePointer<State>
+  let pointer: UnsafePointer<State>
 
   @inline(__always)
   init(_ pointer: UnsafePointer<State>) {

@@ -31,6 +31,11 @@ public protocol StoreObserver<State, Action>: AnyObject, Sendable {
   /// several observers share a store, all of them get times if any asks.
   var measuresTime: Bool { get }
 
+  /// A buffer the store copies each step into itself, on its send path, instead of calling
+  /// ``didReduce(_:_:state:)`` — when this is the store's only observer (see ``StepBuffer``). Read once, when the
+  /// store is created. `nil` by default.
+  var stepBuffer: StepBuffer<State, Action>? { get }
+
   /// Called once, as the store is created, before it reduces anything.
   func storeDidStart(_ store: ObservedStore<State>)
 
@@ -49,6 +54,8 @@ public protocol StoreObserver<State, Action>: AnyObject, Sendable {
 extension StoreObserver {
   /// No clock readings.
   public var measuresTime: Bool { false }
+  /// No step buffer: the store calls ``didReduce(_:_:state:)``.
+  public var stepBuffer: StepBuffer<State, Action>? { nil }
   /// Does nothing.
   public func storeDidStart(_ store: ObservedStore<State>) {}
   /// Does nothing.

@@ -22,12 +22,17 @@ extension RootCore {
 
   // MARK: Observer
 
-  /// Reports a reduction begun by ``ObservationCounters/willReduce(_:)`` at `start` to the observer.
+  /// Reports a reduction begun by ``ObservationCounters/willReduce(_:)`` at `start` to the observer, or copies it
+  /// into the observer's step buffer. Out of line: a store without observers pays nothing for either.
   @inline(never)
   func didReduce(
     _ action: Action, origin: ActionOrigin, cause: EffectRecord?, start: UInt64,
     observation: UnsafeMutablePointer<ObservationCounters>
   ) {
+    if let stepBuffer {
+      stepBuffer.append(action, sequence: observation.pointee.sequence, origin: origin, state: UnsafePointer(state))
+      return
+    }
     let timing =
       observation.pointee.measuresTime
       ? ReducerTiming(start: start, nanoseconds: InstrumentationClock.nanoseconds &- start) : nil
@@ -51,4 +56,26 @@ extension RootCore {
   func withLock<T>(_ body: () throws -> T) rethrows -> T {
     try locked(body)
   }
+}
+
+/// What a store with an observer keeps for it, outside any generic context (the send path reads it).
+struct ObservationCounters {
+  /// The sequence number of the last action reduced.
+  var sequence: UInt64 = 0
+  /// Whether the observer wants clock readings.
+  let measuresTime: Bool
+
+  init(measuresTime: Bool) {
+    self.measuresTime = measuresTime
+  }
+
+  /// Counts a reduction about to run; returns the clock's reading if the observer measures time, else 0.
+  @inline(__always)
+  static func willReduce(_ counters: UnsafeMutablePointer<ObservationCounters>) -> UInt64 {
+    counters.pointee.sequence &+= 1
+    return counters.pointee.measuresTime ? now() : 0
+  }
+
+  @inline(never)
+  private static func now() -> UInt64 { InstrumentationClock.nanoseconds }
 }

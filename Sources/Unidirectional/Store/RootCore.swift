@@ -38,6 +38,9 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
   /// The observer's bookkeeping, outside any generic context; allocated only for a real observer.
   let observation: UnsafeMutablePointer<ObservationCounters>?
   let observationHook: (@Sendable () -> Void)?
+  /// The observer's ``StoreObserver/stepBuffer`` when it is the only one: each step is copied into it, and the
+  /// observer's `didReduce` is not called.
+  let stepBuffer: StepBuffer<State, Action>?
 
   /// An action sent on the reducing thread, waiting for the current action to finish.
   struct Queued {
@@ -82,6 +85,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     self.runtime = runtime
     self.observer = observer ?? Unobserved()
     self.observationHook = observationHook
+    stepBuffer = observer is StoreObserverGroup<State, Action> ? nil : observer?.stepBuffer
     observation = observer.map { observer in
       let counters = UnsafeMutablePointer<ObservationCounters>.allocate(capacity: 1)
       counters.initialize(to: ObservationCounters(measuresTime: observer.measuresTime))
@@ -89,10 +93,12 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     }
     super.init()
     guard observation != nil else { return }
+    let lock = StoreLock(self)
+    for buffer in StoreObserverGroup.stepBuffers(of: self.observer) { buffer.attach(lock) }
     self.observer.storeDidStart(
       ObservedStore(
         initialState: initialState, dependencies: dependencies, reducerType: type(of: reducer),
-        lock: StoreLock(self)))
+        lock: lock))
   }
 
   deinit {
