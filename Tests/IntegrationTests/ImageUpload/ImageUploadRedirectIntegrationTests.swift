@@ -88,13 +88,20 @@ final class ImageUploadRedirectIntegrationTests: BackendStackTestCase {
           transport: engine)
         let progress = ProgressLog<Int64>()
         let receipt: MultipartUploadReceipt
+        let started = ContinuousClock.now
         do {
           receipt = try await MultipartUploader(configuration: configuration, temporaryDirectory: folder)
             .upload(fileAt: model.url, filename: "scan.usdz", contentType: "model/vnd.usdz+zip") { sent, _ in
               progress.append(sent)
             }
         } catch {
-          return XCTFail("\(engine), read \(read): \(error) (sent so far: \(progress.values.last ?? 0))")
+          // Which request stalled: the progress of each request the client sent, and what the server recorded.
+          let events = (try? await stack.events().suffix(4).map { "\($0.kind) \($0.path) completed \($0.completed)" })
+          return XCTFail(
+            """
+            \(engine), read \(read): \(error) after \(ContinuousClock.now - started); bytes sent per request: \
+            \(Self.requestTotals(progress.values)); the backend's last events: \(events ?? ["(unavailable)"])
+            """)
         }
         XCTAssertEqual(receipt.size, 5 << 20, "\(engine), read \(read)")
         XCTAssertEqual(receipt.sha256, model.sha256, "\(engine), read \(read): the redirected request had the file")
@@ -113,6 +120,17 @@ final class ImageUploadRedirectIntegrationTests: BackendStackTestCase {
     XCTAssertEqual(ids.count, 1)
     let stored = try await stack.object(key: "profile/\(try XCTUnwrap(uuids.values.first).uuidString.lowercased()).jpg")
     XCTAssertEqual(stored.sha256, image.sha256)
+  }
+
+  /// The most each request had sent: progress restarts from a lower count when the client sends the body again.
+  private static func requestTotals(_ values: [Int64]) -> [Int64] {
+    var totals: [Int64] = []
+    var previous: Int64 = -1
+    for value in values {
+      if value < previous || totals.isEmpty { totals.append(value) } else { totals[totals.count - 1] = value }
+      previous = value
+    }
+    return totals
   }
 
   func testAPresignedPUTRedirectedToAnotherServerSendsTheWholeFileThereAndProgressRestarts() async throws {
