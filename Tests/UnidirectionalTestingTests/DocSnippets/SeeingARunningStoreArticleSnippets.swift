@@ -23,6 +23,25 @@ import Unidirectional
     }
   }
 
+  final class StepWatcher: StoreObserver, @unchecked Sendable {
+    let stepBuffer: StepBuffer<Counter.State, Counter.Action>? = StepBuffer(capacity: 4_096)
+    func didReduce(_ action: Counter.Action, _ reduction: Reduction, state: ReducedState<Counter.State>) {
+      stepBuffer?.append(action, reduction: reduction, state: state)  // only with other observers beside it
+    }
+  }
+
+  @Test func aStepWatcherTakesTheStepsTheStoreCopied() {
+    let watcher = StepWatcher()
+    let alone = Store(initialState: Counter.State(), observers: [watcher]) { Counter() }
+    alone.send(.incrementTapped)
+    let beside = StepWatcher()
+    let shared = Store(initialState: Counter.State(), observers: [beside, SlowActionLogger()]) { Counter() }
+    shared.send(.incrementTapped)
+    shared.send(.incrementTapped)
+    let counts = [watcher, beside].map { $0.stepBuffer?.take { steps in steps.map(\.state.count) } ?? [] }
+    #expect(counts == [[1], [1, 2]])
+  }
+
   @Test func theThreeWaysWatchTheSameStore() throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("seeing-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
