@@ -14,86 +14,56 @@ import Foundation
 /// … GET, then POST a 4 MB body to http://127.0.0.1:\(server.port) …
 /// XCTAssertEqual(server.completeBodies, [4_000_000])
 /// ```
-final class DroppingKeepAliveServer: @unchecked Sendable {
-  let port: UInt16
-  /// How many body bytes of the second request the first connection reads before it drops.
-  private let dropAfter: Int
-  private let listener: Int32
-  private let lock = NSLock()
-  private var connections: [Int32] = []
-  private var accepted = 0
-  private var bodies: [Int] = []
-  private var isStopped = false
+final class DroppingKeepAliveServer: Sendable {
+  /// The port it listens on.
+  var port: UInt16 { listener.port }
+  private let listener: LoopbackListener
+  private let bodies: Bodies
 
+  /// `dropAfter`: how many body bytes of the second request the first connection reads before it drops.
   init(dropAfter: Int) throws {
-    self.dropAfter = dropAfter
-    (listener, port) = try LoopbackStubServer.listenOnLoopback()
-    Thread { [self] in acceptLoop() }.start()
+    let bodies = Bodies()
+    self.bodies = bodies
+    listener = try LoopbackListener { connection, index in
+      Self.serve(connection, isFirst: index == 0, dropAfter: dropAfter, bodies: bodies)
+    }
   }
 
   /// The body sizes of the requests answered on connections other than the first, in order.
-  var completeBodies: [Int] { lock.withLock { bodies } }
+  var completeBodies: [Int] { bodies.values }
 
   /// The connections accepted so far.
-  var connectionCount: Int { lock.withLock { accepted } }
+  var connectionCount: Int { listener.connectionCount }
 
-  /// Shuts every socket down (their threads then close them). Safe to call twice.
+  /// Shuts every socket down. Safe to call twice.
   func stop() {
-    lock.withLock {
-      guard !isStopped else { return }
-      isStopped = true
-      for socket in connections + [listener] { shutdown(socket, Int32(SHUT_RDWR)) }
-    }
+    listener.stop()
   }
 
-  private func acceptLoop() {
-    defer { close(listener) }
-    while true {
-      let connection = accept(listener, nil, nil)
-      guard connection >= 0 else {
-        if errno == EINTR { continue }
-        return  // shut down by stop()
-      }
-      let index: Int? = lock.withLock {
-        guard !isStopped else { return nil }
-        connections.append(connection)
-        accepted += 1
-        return accepted - 1
-      }
-      guard let index else {
-        close(connection)
-        return
-      }
-      Thread { [self] in serve(connection, isFirst: index == 0) }.start()
-    }
-  }
-
-  private func serve(_ connection: Int32, isFirst: Bool) {
-    defer {
-      lock.withLock { connections.removeAll { $0 == connection } }
-      close(connection)
-    }
+  private static func serve(_ connection: Int32, isFirst: Bool, dropAfter: Int, bodies: Bodies) {
     var reader = Reader(connection: connection)
     // The first request, whole, answered on a connection kept alive.
     guard let first = reader.head() else { return }
-    guard let firstBody = reader.body(length: Self.contentLength(first), upTo: nil) else { return }
+    guard let firstBody = reader.body(length: contentLength(first), upTo: nil) else { return }
     if isFirst {
-      guard write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", to: connection) else { return }
+      guard LoopbackListener.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", to: connection) else { return }
       // The next request on this connection: its head, part of its body, then the connection is dropped.
       guard let second = reader.head() else { return }
-      _ = reader.body(length: Self.contentLength(second), upTo: dropAfter)
+      _ = reader.body(length: contentLength(second), upTo: dropAfter)
       return
     }
-    lock.withLock { bodies.append(firstBody) }
+    bodies.append(firstBody)
     let answer = "received \(firstBody)"
-    _ = write(
+    _ = LoopbackListener.write(
       "HTTP/1.1 200 OK\r\nContent-Length: \(answer.utf8.count)\r\nConnection: close\r\n\r\n\(answer)", to: connection)
   }
 
-  private func write(_ text: String, to connection: Int32) -> Bool {
-    let data = Data(text.utf8)
-    return data.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, LoopbackStubServer.sendFlags) }
-      == data.count
+  /// The body sizes answered, in order.
+  private final class Bodies: @unchecked Sendable {
+    private let lock = NSLock()
+    private var sizes: [Int] = []
+    func append(_ size: Int) { lock.withLock { sizes.append(size) } }
+    var values: [Int] { lock.withLock { sizes } }
   }
 
   private static func contentLength(_ head: String) -> Int {
