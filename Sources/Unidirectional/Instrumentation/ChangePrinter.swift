@@ -12,24 +12,25 @@ import Foundation
 ///
 /// Each action is printed as `action: …` and the diff of the state it changed (``diff(_:_:)``, unchanged runs
 /// collapsed), or `(no state change)`. Secrets print as `<redacted>` wherever `customDump` hides them (`Redacted`,
-/// types that are ``CustomDumpStringConvertible``). At most 10,000 actions wait to be printed; past that the printer
-/// skips actions and says how many. What is queued when the process exits normally is printed before it ends
+/// types that are ``CustomDumpStringConvertible``). At most `limit` (10,000) actions of each `printChanges()` reducer
+/// wait to be printed; past that the printer skips its actions and says how many. What is queued when the process exits normally is printed before it ends
 /// (see ``flush()`` to wait for it earlier).
 public final class ChangePrinter: Sendable {
   /// Prints with `print`, in order with the host's own `print` output.
   public static let standardOutput = ChangePrinter { text in print(text, terminator: "") }
 
   private let changes: DrainQueue<@Sendable () -> String>
+  /// How many actions may wait to be printed, per `printChanges()` reducer.
+  @usableFromInline let limit: Int
 
   /// A printer handing each formatted change (one or more lines, each ending with a newline) to `write`, on its
   /// background queue.
   public init(limit: Int = 10_000, write: @escaping @Sendable (String) -> Void) {
-    changes = DrainQueue(label: "Unidirectional.ChangePrinter", limit: limit) { renderers, dropped in
+    self.limit = max(1, limit)
+    // Batches are never dropped (one waits per reducer at most): each reducer's changes drop and count their own.
+    changes = DrainQueue(label: "Unidirectional.ChangePrinter", limit: limit) { renderers, _ in
       var text = ""
       for render in renderers { text += render() }
-      if dropped > 0 {
-        text += "… \(dropped) action\(dropped == 1 ? "" : "s") not printed: the printer fell behind\n"
-      }
       write(text)
     }
     PrintersAtExit.register(changes)
@@ -47,9 +48,9 @@ public final class ChangePrinter: Sendable {
     changes.flush()
   }
 
-  /// Queues one reduced action; the formatting happens on the printer's queue.
-  func enqueue<State: Sendable, Action: Sendable>(_ action: Action, from before: State, to after: State) {
-    changes.append { Self.format(action, from: before, to: after) }
+  /// Queues the formatting of a batch of changes (see ``PendingChanges``), in order with other batches.
+  func enqueue(_ render: @escaping @Sendable () -> String) {
+    changes.append(render, evenIfFull: true)
   }
 
   /// `action: …` and the state's diff, or `(no state change)`.
