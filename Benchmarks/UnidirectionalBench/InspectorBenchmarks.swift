@@ -199,7 +199,31 @@ enum InspectorBenchmarks {
           nsPerOp: medianOf(inspectedBursts), baselineName: "send (same bursts)",
           baselineNsPerOp: medianOf(plainBursts), target: "≤ 1.3× send; \(dropped) dropped"))
     }
+    results.append(untakenStepBuffer())
     return results
+  }
+
+  /// The same bursts into a `StepBuffer` that nothing takes: the store's copies alone, without a collector reading
+  /// the lines the sender writes next (what the live rows cost beyond this is the two cores sharing the buffer).
+  private static func untakenStepBuffer() -> BenchmarkResult {
+    final class Untaken: StoreObserver, @unchecked Sendable {
+      let stepBuffer: StepBuffer<BenchState, BenchAction>? = StepBuffer(capacity: 202_000)
+      func didReduce(_ action: BenchAction, _ reduction: Reduction, state: ReducedState<BenchState>) {
+        stepBuffer?.append(action, reduction: reduction, state: state)
+      }
+    }
+    let plain = Store(initialState: BenchState()) { BenchFeature() }
+    let buffered = Store(initialState: BenchState(), observers: [Untaken()]) { BenchFeature() }
+    var plainBursts: [Double] = []
+    var bufferedBursts: [Double] = []
+    for _ in 0..<201 {
+      plainBursts.append(measure(iterations: 1_000) { plain.send(.increment) })
+      bufferedBursts.append(measure(iterations: 1_000) { buffered.send(.increment) })
+      usleep(40_000)
+    }
+    return BenchmarkResult(
+      name: "send into a StepBuffer nothing takes (sender)", nsPerOp: medianOf(bufferedBursts),
+      baselineName: "send (same bursts)", baselineNsPerOp: medianOf(plainBursts), target: "reference")
   }
 }
 

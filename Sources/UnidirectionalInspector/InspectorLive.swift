@@ -66,12 +66,20 @@ public final class InspectorLive: InspectorModel, @unchecked Sendable {
   }
 
   /// An observer to install on the store; its steps appear here.
+  @inlinable
   public func observer<R: Reducer>(for reducer: R.Type, bufferLimit: Int = 4_096) -> InspectorObserver<
     R.State, R.Action
   > where R.State: Sendable {
-    let observer = InspectorObserver<R.State, R.Action>(live: self, bufferLimit: bufferLimit)
+    // The step buffer is made here, where the feature's types are concrete: its copies are specialized.
+    register(InspectorObserver(live: self, steps: StepBuffer(capacity: bufferLimit)), feature: typeName(R.self))
+  }
+
+  @usableFromInline
+  func register<State, Action>(_ observer: InspectorObserver<State, Action>, feature name: String)
+    -> InspectorObserver<State, Action>
+  {
     condition.withLock {
-      if sources.isEmpty { feature = typeName(R.self) }
+      if sources.isEmpty { feature = name }
       sources.append(observer)
       if !isCollecting {
         isCollecting = true

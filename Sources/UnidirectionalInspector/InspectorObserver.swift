@@ -35,10 +35,11 @@ public final class InspectorObserver<State: Sendable, Action: Sendable>: StoreOb
   /// The state after the last step collected, and its number: the state before the next one.
   private var lastState: (sequence: UInt64, state: State)?
 
-  init(live: InspectorLive, bufferLimit: Int) {
+  @usableFromInline
+  init(live: InspectorLive, steps: StepBuffer<State, Action>) {
     self.live = live
-    capacity = max(1, bufferLimit)
-    steps = StepBuffer(capacity: capacity)
+    capacity = steps.capacity
+    self.steps = steps
     first = Self.allocateBuffer(capacity: capacity)
     second = Self.allocateBuffer(capacity: capacity)
     current = .allocate(capacity: 1)

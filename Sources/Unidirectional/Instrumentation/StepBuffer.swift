@@ -24,17 +24,27 @@ public final class StepBuffer<State, Action: Sendable>: @unchecked Sendable {
   /// One half: parallel arrays of actions, states and origins. Not generic (raw pointers, bound on use): the send
   /// path reads its fields at fixed offsets, without looking up a generic type's metadata. Sequences are implicit:
   /// the store numbers its steps one by one, and a half drops only once it is full, so step `i` is `first + i`.
+  @usableFromInline
   struct Half {
-    let actions: UnsafeMutableRawPointer
-    let states: UnsafeMutableRawPointer
+    @usableFromInline let actions: UnsafeMutableRawPointer
+    @usableFromInline let states: UnsafeMutableRawPointer
     let origins: UnsafeMutablePointer<ActionOrigin>
     var first: UInt64 = 0
     var count = 0
     var dropped = 0
   }
 
+  /// Copies an action and a state into slot `index` of a half. Made where the buffer is created, by the
+  /// inlinable ``init(capacity:)``: there the types are concrete and the copy is a few plain moves, where the
+  /// store's own generic code would go through the types' value witnesses and a temporary (measured: ~70
+  /// instructions a step).
+  @usableFromInline typealias Copy = (
+    _ half: UnsafeMutablePointer<Half>, _ index: Int, _ action: Action, _ state: UnsafePointer<State>
+  ) -> Void
+
   /// How many steps each half holds.
   public let capacity: Int
+  private let copy: Copy
   /// The half the store fills, behind a pointer: the send path pays no exclusivity check.
   private let current: UnsafeMutablePointer<UnsafeMutablePointer<Half>>
   private let halves: (UnsafeMutablePointer<Half>, UnsafeMutablePointer<Half>)
@@ -45,7 +55,17 @@ public final class StepBuffer<State, Action: Sendable>: @unchecked Sendable {
   private var storeLock: StoreLock?
 
   /// A buffer whose halves hold `capacity` steps each (at least 1).
-  public init(capacity: Int) {
+  @inlinable
+  public convenience init(capacity: Int) {
+    self.init(capacity: capacity) { half, index, action, state in
+      half.pointee.actions.assumingMemoryBound(to: Action.self).advanced(by: index).initialize(to: action)
+      half.pointee.states.assumingMemoryBound(to: State.self).advanced(by: index).initialize(to: state.pointee)
+    }
+  }
+
+  @usableFromInline
+  init(capacity: Int, copy: @escaping Copy) {
+    self.copy = copy
     self.capacity = max(1, capacity)
     halves = (Self.allocateHalf(self.capacity), Self.allocateHalf(self.capacity))
     current = .allocate(capacity: 1)
@@ -102,8 +122,7 @@ public final class StepBuffer<State, Action: Sendable>: @unchecked Sendable {
       return
     }
     if index == 0 { half.pointee.first = sequence }
-    half.pointee.actions.assumingMemoryBound(to: Action.self).advanced(by: index).initialize(to: action)
-    half.pointee.states.assumingMemoryBound(to: State.self).advanced(by: index).initialize(to: state.pointee)
+    copy(half, index, action, state)
     half.pointee.origins[index] = origin
     half.pointee.count = index + 1
   }

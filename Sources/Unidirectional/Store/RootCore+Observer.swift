@@ -29,8 +29,10 @@ extension RootCore {
     _ action: Action, origin: ActionOrigin, cause: EffectRecord?, start: UInt64,
     observation: UnsafeMutablePointer<ObservationCounters>
   ) {
-    if let stepBuffer {
-      stepBuffer.append(action, sequence: observation.pointee.sequence, origin: origin, state: UnsafePointer(state))
+    if let unretainedStepBuffer {
+      unretainedStepBuffer._withUnsafeGuaranteedRef {
+        $0.append(action, sequence: observation.pointee.sequence, origin: origin, state: UnsafePointer(state))
+      }
       return
     }
     let timing =

@@ -41,6 +41,9 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
   /// The observer's ``StoreObserver/stepBuffer`` when it is the only one: each step is copied into it, and the
   /// observer's `didReduce` is not called.
   let stepBuffer: StepBuffer<State, Action>?
+  /// The same, unretained, for the send path (a retain and a release of it per step measured ~30 instructions);
+  /// `stepBuffer` keeps it alive.
+  let unretainedStepBuffer: Unmanaged<StepBuffer<State, Action>>?
 
   /// An action sent on the reducing thread, waiting for the current action to finish.
   struct Queued {
@@ -86,6 +89,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     self.observer = observer ?? Unobserved()
     self.observationHook = observationHook
     stepBuffer = observer is StoreObserverGroup<State, Action> ? nil : observer?.stepBuffer
+    unretainedStepBuffer = stepBuffer.map { Unmanaged.passUnretained($0) }
     observation = observer.map { observer in
       let counters = UnsafeMutablePointer<ObservationCounters>.allocate(capacity: 1)
       counters.initialize(to: ObservationCounters(measuresTime: observer.measuresTime))
