@@ -145,14 +145,21 @@ public final class ActionRecorder: Sendable {
   ///   Counter()
   /// }
   /// ```
+  @inlinable
   public func observer<R: Reducer>(for reducer: R.Type) -> any StoreObserver<R.State, R.Action>
   where R.State: Encodable, R.Action: Encodable {
-    RecordingObserver<R.State, R.Action>(recorder: self)
+    // The copy into the buffer is made here, where the feature's types are concrete: specialized moves instead of
+    // the recorder's generic code going through the types' value witnesses.
+    RecordingObserver<R.State, R.Action>(recorder: self) { actions, states, index, action, state in
+      actions.assumingMemoryBound(to: R.Action.self).advanced(by: index).initialize(to: action)
+      states?.assumingMemoryBound(to: R.State.self).advanced(by: index).initialize(to: state.value)
+    }
   }
 
   /// Starts recording a store: writes the header and returns the session its observer appends to.
   func attach<State: Encodable, Action: Encodable & Sendable>(
-    initialState: State, dependencies: DependencyValues, defaultFeature: String
+    initialState: State, dependencies: DependencyValues, defaultFeature: String,
+    copy: @escaping RecordingSession<State, Action>.Copy
   ) throws(ActionLogError) -> RecordingSession<State, Action> {
     let available = storage.withLock { storage -> ActionLogFile? in
       guard storage.session == nil, let file = storage.file else { return nil }
@@ -173,7 +180,7 @@ public final class ActionRecorder: Sendable {
     if let error = file.write(header) { throw error }
     let session = RecordingSession<State, Action>(
       file: file, clock: dependencies.clock, fingerprints: fingerprints, states: states, flushInterval: flushInterval,
-      issueReporter: dependencies.issueReporter, maximumPending: maximumPending)
+      issueReporter: dependencies.issueReporter, maximumPending: maximumPending, copy: copy)
     storage.withLock { $0.session = session }
     return session
   }

@@ -2,13 +2,26 @@ import Unidirectional
 
 /// The store observer an ``ActionRecorder`` records through: it starts the recording when the store starts and
 /// appends every reduced action to it.
+@usableFromInline
 final class RecordingObserver<State: Encodable, Action: Encodable & Sendable>: StoreObserver, @unchecked Sendable {
   private let recorder: ActionRecorder
-  /// The recording, once the store has started it; behind a pointer, so the send path pays no exclusivity check.
-  private let session: UnsafeMutablePointer<RecordingSession<State, Action>?>
+  private let copy: RecordingSession<State, Action>.Copy
+  /// The recording, once the store has started it (retained by `started`); unretained and behind a pointer, so the
+  /// send path pays neither a retain and release nor an exclusivity check.
+  private let session: UnsafeMutablePointer<Unmanaged<RecordingSession<State, Action>>?>
+  private var started: RecordingSession<State, Action>?
 
-  init(recorder: ActionRecorder) {
+  @usableFromInline
+  init(
+    recorder: ActionRecorder,
+    copy:
+      @escaping (
+        _ actions: UnsafeMutableRawPointer, _ states: UnsafeMutableRawPointer?, _ index: Int, _ action: Action,
+        _ state: ReducedState<State>
+      ) -> Void
+  ) {
     self.recorder = recorder
+    self.copy = copy
     session = .allocate(capacity: 1)
     session.initialize(to: nil)
   }
@@ -22,14 +35,16 @@ final class RecordingObserver<State: Encodable, Action: Encodable & Sendable>: S
   /// Writes the header and starts the writer; if the recording cannot start (the recorder already records another
   /// store, the initial state cannot be encoded, the header cannot be written), the store runs unrecorded and a
   /// runtime issue says why.
+  @usableFromInline
   func storeDidStart(_ store: ObservedStore<State>) {
     do {
-      let started: RecordingSession<State, Action> = try recorder.attach(
+      let session: RecordingSession<State, Action> = try recorder.attach(
         initialState: store.initialState, dependencies: store.dependencies,
-        defaultFeature: typeName(store.reducerType))
-      started.storeLock = store.lock
-      session.pointee = started
-      started.start()
+        defaultFeature: typeName(store.reducerType), copy: copy)
+      session.storeLock = store.lock
+      started = session
+      self.session.pointee = Unmanaged.passUnretained(session)
+      session.start()
     } catch {
       store.dependencies.issueReporter.report(
         RuntimeIssue(
@@ -38,14 +53,16 @@ final class RecordingObserver<State: Encodable, Action: Encodable & Sendable>: S
     }
   }
 
-  @inline(__always)
+  @usableFromInline @inline(__always)
   func didReduce(_ action: Action, _ reduction: Reduction, state: ReducedState<State>) {
-    session.pointee?.append(action, origin: reduction.origin, state: state)
+    session.pointee?._withUnsafeGuaranteedRef { $0.append(action, origin: reduction.origin, state: state) }
   }
 
   /// No more actions can come: the writer writes what is left.
+  @usableFromInline
   func storeDidEnd() {
-    session.pointee?.producerDidFinish()
+    started?.producerDidFinish()
     session.pointee = nil
+    started = nil
   }
 }

@@ -21,6 +21,13 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
 
   private let producer: UnsafeMutablePointer<Producer>
   private let time: RecordingTimeSource
+  /// Copies an action (and, when states are kept, the state) into slot `index` of the producer's arrays: made by
+  /// ``ActionRecorder/observer(for:)`` where the types are concrete.
+  typealias Copy = (
+    _ actions: UnsafeMutableRawPointer, _ states: UnsafeMutableRawPointer?, _ index: Int, _ action: Action,
+    _ state: ReducedState<State>
+  ) -> Void
+  private let copy: Copy
   /// Whether each buffered action keeps the state after it (for fingerprints and written states).
   private let withStates: Bool
   private let fingerprints: Bool
@@ -53,8 +60,9 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
 
   init(
     file: ActionLogFile, clock: any Clock<Duration>, fingerprints: Bool, states: Bool, flushInterval: Duration,
-    issueReporter: IssueReporter, maximumPending: Int
+    issueReporter: IssueReporter, maximumPending: Int, copy: @escaping Copy
   ) {
+    self.copy = copy
     self.file = file
     self.maximumPending = maximumPending
     self.issueReporter = issueReporter
@@ -96,10 +104,7 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
       guard prepareChunk() else { return }
     }
     let index = producer.pointee.count
-    producer.pointee.actions.assumingMemoryBound(to: Action.self).advanced(by: index).initialize(to: action)
-    if let states = producer.pointee.states {
-      states.assumingMemoryBound(to: State.self).advanced(by: index).initialize(to: state.value)
-    }
+    copy(producer.pointee.actions, producer.pointee.states, index, action, state)
     producer.pointee.times[index] = time.now()
     producer.pointee.origins[index] = origin
     producer.pointee.count = index + 1

@@ -15,6 +15,7 @@ extension Store where State: Encodable, Action: Encodable {
   /// Times come from the store's `\.clock`. If the recording cannot start (the recorder already records another
   /// store, the initial state cannot be encoded, the header cannot be written), the store runs unrecorded and a
   /// runtime issue says why.
+  @inlinable  // so the recorder's copy into its buffer is made for the feature's own types
   public convenience init<R: Reducer<State, Action>>(
     initialState: State,
     recordingTo recorder: ActionRecorder,
