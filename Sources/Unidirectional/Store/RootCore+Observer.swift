@@ -22,19 +22,14 @@ extension RootCore {
 
   // MARK: Observer
 
-  /// Reports a reduction begun by ``ObservationCounters/willReduce(_:)`` at `start` to the observer, or copies it
-  /// into the observer's step buffer. Out of line: a store without observers pays nothing for either.
+  /// Reports a reduction begun by ``ObservationCounters/willReduce(_:)`` at `start` to the observer. Out of line: a
+  /// store without observers pays nothing for it. (A store whose observer has a step buffer copies into it instead,
+  /// in `reduce`.)
   @inline(never)
   func didReduce(
     _ action: Action, origin: ActionOrigin, cause: EffectRecord?, start: UInt64,
     observation: UnsafeMutablePointer<ObservationCounters>
   ) {
-    if let unretainedStepBuffer {
-      unretainedStepBuffer._withUnsafeGuaranteedRef {
-        $0.append(action, sequence: observation.pointee.sequence, origin: origin, state: UnsafePointer(state))
-      }
-      return
-    }
     let timing =
       observation.pointee.measuresTime
       ? ReducerTiming(start: start, nanoseconds: InstrumentationClock.nanoseconds &- start) : nil

@@ -209,7 +209,15 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     context.pointee.activeScope = scopeSlot.pointee
     let effect = reducer.reduce(into: &state.pointee, action: action)
     context.pointee.activeScope = outer
-    if let observation { didReduce(action, origin: origin, cause: cause, start: start, observation: observation) }
+    if let observation {
+      if let unretainedStepBuffer {
+        unretainedStepBuffer._withUnsafeGuaranteedRef {
+          $0.append(action, sequence: observation.pointee.sequence, origin: origin, state: UnsafePointer(state))
+        }
+      } else {
+        didReduce(action, origin: origin, cause: cause, start: start, observation: observation)
+      }
+    }
     return effect
   }
 
