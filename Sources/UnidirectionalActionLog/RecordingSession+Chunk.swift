@@ -48,6 +48,13 @@ extension RecordingSession {
     }
   }
 
+  /// Copies an action (and, when states are kept, the state) into slot `index` of the producer's arrays: made by
+  /// ``ActionRecorder/observer(for:)`` where the types are concrete.
+  typealias Copy = (
+    _ actions: UnsafeMutableRawPointer, _ states: UnsafeMutableRawPointer?, _ index: Int, _ action: Action,
+    _ state: ReducedState<State>
+  ) -> Void
+
   /// The send path's view of the current chunk. Non-generic, behind a pointer: no metadata lookups, no
   /// exclusivity checks. Touched only while the store holds its lock (or once the store is gone).
   struct Producer {

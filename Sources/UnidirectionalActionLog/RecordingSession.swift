@@ -21,12 +21,6 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
 
   private let producer: UnsafeMutablePointer<Producer>
   private let time: RecordingTimeSource
-  /// Copies an action (and, when states are kept, the state) into slot `index` of the producer's arrays: made by
-  /// ``ActionRecorder/observer(for:)`` where the types are concrete.
-  typealias Copy = (
-    _ actions: UnsafeMutableRawPointer, _ states: UnsafeMutableRawPointer?, _ index: Int, _ action: Action,
-    _ state: ReducedState<State>
-  ) -> Void
   private let copy: Copy
   /// Whether each buffered action keeps the state after it (for fingerprints and written states).
   private let withStates: Bool
