@@ -98,7 +98,8 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     super.init()
     guard observation != nil else { return }
     let lock = StoreLock(self)
-    for buffer in StoreObserverGroup.stepBuffers(of: self.observer) { buffer.attach(lock) }
+    // The buffer the store fills (read once), or each group member's, which their `didReduce` fills.
+    for buffer in stepBuffer.map({ [$0] }) ?? StoreObserverGroup.stepBuffers(of: self.observer) { buffer.attach(lock) }
     self.observer.storeDidStart(
       ObservedStore(
         initialState: initialState, dependencies: dependencies, reducerType: type(of: reducer),
