@@ -195,17 +195,13 @@ extension RootCore {
 
   /// The tasks of `records` and their descendants that have not finished.
   func unfinishedTasks(inTreesOf records: [EffectRecord]) -> [Task<Void, Never>] {
-    // Collected into a local rather than returned through `locked`: a generic call returning an array makes this
-    // generic class look up the array's runtime type each time (about 280 instructions of a `.run` round trip).
-    var tasks: [Task<Void, Never>] = []
-    locked {
-      for record in records {
-        record.forEachInTree { record in
-          if !record.isFinished, let task = record.task { tasks.append(task) }
-        }
-      }
-    }
-    return tasks
+    // Locked by hand and collected by non-generic code: a generic `locked` returning the array, or the array built
+    // here, makes this generic class look up the array's and the optional's runtime types on every call.
+    let context = ThreadContext.current(key: threadKey)
+    let alreadyHeld = context.pointee.heldStores != nil && isHeld(by: context)
+    if !alreadyHeld { lock.lock() }
+    defer { if !alreadyHeld { lock.unlock() } }
+    return EffectRecord.unfinishedTasks(inTreesOf: records)
   }
 
   /// Cancels every effect and stops accepting actions: the store has been released.

@@ -78,6 +78,19 @@ final class EffectRecord: @unchecked Sendable {
   }
 
   /// Calls `body` on this record and every descendant still linked to it.
+  /// The tasks of `records` and their descendants that have not finished. Call with the store's lock held.
+  /// Non-generic on purpose: in the store's generic code the array and optional types here were looked up at run
+  /// time on every call (about 140 instructions of a `.run` round trip).
+  static func unfinishedTasks(inTreesOf records: [EffectRecord]) -> [Task<Void, Never>] {
+    var tasks: [Task<Void, Never>] = []
+    for record in records {
+      record.forEachInTree { record in
+        if !record.isFinished, let task = record.task { tasks.append(task) }
+      }
+    }
+    return tasks
+  }
+
   func forEachInTree(_ body: (EffectRecord) -> Void) {
     var pending: [EffectRecord] = [self]
     while let record = pending.popLast() {
