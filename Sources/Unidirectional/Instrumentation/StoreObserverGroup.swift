@@ -24,12 +24,6 @@ final class StoreObserverGroup<State, Action: Sendable>: StoreObserver {
     for observer in observers { observer.storeDidEnd() }
   }
 
-  /// The step buffers of `observer`, or of every observer in it if it is a group: the store guards them all with
-  /// its lock, whichever fills them (the store itself, or an observer's `didReduce`).
-  static func stepBuffers(of observer: any StoreObserver<State, Action>) -> [StepBuffer<State, Action>] {
-    guard let group = observer as? StoreObserverGroup<State, Action> else {
-      return observer.stepBuffer.map { [$0] } ?? []
-    }
-    return group.observers.compactMap { $0.stepBuffer }
-  }
+  /// The members' step buffers, which their `didReduce` fills: the store guards them with its lock.
+  var stepBuffers: [StepBuffer<State, Action>] { observers.compactMap { $0.stepBuffer } }
 }

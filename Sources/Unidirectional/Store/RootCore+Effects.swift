@@ -195,13 +195,11 @@ extension RootCore {
 
   /// The tasks of `records` and their descendants that have not finished.
   func unfinishedTasks(inTreesOf records: [EffectRecord]) -> [Task<Void, Never>] {
-    // Locked by hand and collected by non-generic code: a generic `locked` returning the array, or the array built
-    // here, makes this generic class look up the array's and the optional's runtime types on every call.
-    let context = ThreadContext.current(key: threadKey)
-    let alreadyHeld = context.pointee.heldStores != nil && isHeld(by: context)
-    if !alreadyHeld { lock.lock() }
-    defer { if !alreadyHeld { lock.unlock() } }
-    return EffectRecord.unfinishedTasks(inTreesOf: records)
+    // Collected by non-generic code into a local, not returned through `locked`: in this generic class, a generic
+    // call returning the array, or the array built here, looks up its runtime type on every call.
+    var tasks: [Task<Void, Never>] = []
+    locked { tasks = EffectRecord.unfinishedTasks(inTreesOf: records) }
+    return tasks
   }
 
   /// Cancels every effect and stops accepting actions: the store has been released.

@@ -98,8 +98,9 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     super.init()
     guard observation != nil else { return }
     let lock = StoreLock(self)
-    // The buffer the store fills (read once), or each group member's, which their `didReduce` fills.
-    for buffer in stepBuffer.map({ [$0] }) ?? StoreObserverGroup.stepBuffers(of: self.observer) { buffer.attach(lock) }
+    // The buffer the store fills, or each group member's.
+    let group = self.observer as? StoreObserverGroup<State, Action>
+    for buffer in stepBuffer.map({ [$0] }) ?? group?.stepBuffers ?? [] { buffer.attach(lock) }
     self.observer.storeDidStart(
       ObservedStore(
         initialState: initialState, dependencies: dependencies, reducerType: type(of: reducer),

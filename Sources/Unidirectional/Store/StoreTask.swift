@@ -77,7 +77,6 @@ final class EffectRecord: @unchecked Sendable {
     self.owner = owner
   }
 
-  /// Calls `body` on this record and every descendant still linked to it.
   /// The tasks of `records` and their descendants that have not finished. Call with the store's lock held.
   /// Non-generic on purpose: in the store's generic code the array and optional types here were looked up at run
   /// time on every call (about 140 instructions of a `.run` round trip).
@@ -91,6 +90,7 @@ final class EffectRecord: @unchecked Sendable {
     return tasks
   }
 
+  /// Calls `body` on this record and every descendant still linked to it.
   func forEachInTree(_ body: (EffectRecord) -> Void) {
     var pending: [EffectRecord] = [self]
     while let record = pending.popLast() {
