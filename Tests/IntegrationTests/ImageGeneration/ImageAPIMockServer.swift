@@ -142,10 +142,8 @@ final class ImageAPIMockServer: @unchecked Sendable {
 
   private func get(_ path: String) async throws -> Data {
     guard let url = URL(string: base.absoluteString + "/" + path) else { throw Failure(description: "bad path") }
-    var request = URLRequest(url: url)
-    request.timeoutInterval = 5
-    let (data, response) = try await URLSession.shared.data(for: request)
-    guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+    let (status, data) = try await LoopbackHTTP.send("GET", url)
+    guard status == 200 else {
       throw Failure(description: "GET \(path) failed")
     }
     return data

@@ -144,8 +144,20 @@ final class ImageUploadRedirectIntegrationTests: BackendStackTestCase {
           stack, headers: ["X-Test-Put-Via": via], transport: engine)
         let uuids = RecordingUUIDs()
         let progress = ProgressLog<UploadProgress>()
-        let ids = try await PresignedUploader(configuration: configuration)
-          .upload([image.item], mediaType: .archive, uuid: uuids.generator) { progress.append($0) }
+        let started = ContinuousClock.now
+        let ids: [MediaID]
+        do {
+          ids = try await PresignedUploader(configuration: configuration)
+            .upload([image.item], mediaType: .archive, uuid: uuids.generator) { progress.append($0) }
+        } catch {
+          let events = (try? await stack.events().suffix(4).map { "\($0.kind) \($0.path) completed \($0.completed)" })
+          return XCTFail(
+            """
+            \(engine), read \(read): \(error) after \(ContinuousClock.now - started); bytes sent per request: \
+            \(Self.requestTotals(progress.values.map(\.completedBytes))); the backend's last events: \
+            \(events ?? ["(unavailable)"])
+            """)
+        }
         XCTAssertEqual(ids.count, 1)
 
         let key = "archive/\(try XCTUnwrap(uuids.values.first).uuidString.lowercased()).jpg"

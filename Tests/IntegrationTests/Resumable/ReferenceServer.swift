@@ -87,10 +87,7 @@ final class ReferenceServer: @unchecked Sendable {
 
   /// `GET /stats`.
   func stats() async throws -> Stats {
-    let session = URLSession(configuration: .ephemeral)
-    defer { session.finishTasksAndInvalidate() }
-    let (data, _) = try await session.data(
-      for: URLRequest(url: origin.appendingPathComponent("stats"), timeoutInterval: 10))
+    let (_, data) = try await LoopbackHTTP.send("GET", origin.appendingPathComponent("stats"))
     return try JSONDecoder().decode(Stats.self, from: data)
   }
 }

@@ -296,17 +296,12 @@ enum SecondWriter {
     defer { try? handle.close() }
     try handle.seek(toOffset: UInt64(offset))
     let bytes = try handle.read(upToCount: Int(length)) ?? Data()
-    var request = URLRequest(url: resource.url, timeoutInterval: 10)
-    request.httpMethod = "PATCH"
-    request.setValue(String(resource.interopVersion), forHTTPHeaderField: "Upload-Draft-Interop-Version")
-    request.setValue("application/partial-upload", forHTTPHeaderField: "Content-Type")
-    request.setValue(String(offset), forHTTPHeaderField: "Upload-Offset")
-    request.setValue("?0", forHTTPHeaderField: "Upload-Complete")
-    if let token { request.setValue(token.authorizationHeader, forHTTPHeaderField: "Authorization") }
-    let session = URLSession(configuration: .ephemeral)
-    defer { session.finishTasksAndInvalidate() }
-    let (_, response) = try await session.upload(for: request, from: bytes)
-    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    var headers = [
+      (name: "Upload-Draft-Interop-Version", value: String(resource.interopVersion)),
+      ("Content-Type", "application/partial-upload"), ("Upload-Offset", String(offset)), ("Upload-Complete", "?0"),
+    ]
+    if let token { headers.append(("Authorization", token.authorizationHeader)) }
+    let (status, _) = try await LoopbackHTTP.send("PATCH", resource.url, headers: headers, body: bytes)
     XCTAssert((200..<300).contains(status), "the second writer's append answered \(status)")
   }
 }

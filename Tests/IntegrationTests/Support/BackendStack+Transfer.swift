@@ -33,9 +33,7 @@ extension BackendStack {
   /// Everything the witness received, oldest first.
   func witnessEvents() async throws -> [WitnessEvent] {
     let url = try await witness().appendingPathComponent("events")
-    let session = URLSession(configuration: .ephemeral)
-    defer { session.finishTasksAndInvalidate() }
-    let (data, _) = try await session.data(for: URLRequest(url: url, timeoutInterval: 10))
+    let (_, data) = try await LoopbackHTTP.send("GET", url)
     return try JSONDecoder().decode([WitnessEvent].self, from: data)
   }
 

@@ -114,12 +114,7 @@ final class BackendStack: @unchecked Sendable {
     var components = URLComponents(url: apiURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)
     if !query.isEmpty { components?.queryItems = query }
     guard let url = components?.url else { throw BackendStackError.badAnswer("bad URL for \(path)") }
-    var request = URLRequest(url: url, timeoutInterval: 10)
-    request.setValue("application/json", forHTTPHeaderField: "Accept")
-    let session = URLSession(configuration: .ephemeral)
-    defer { session.finishTasksAndInvalidate() }
-    let (data, response) = try await session.data(for: request)
-    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    let (status, data) = try await LoopbackHTTP.send("GET", url, headers: [("Accept", "application/json")])
     guard (200..<300).contains(status) else {
       throw BackendStackError.badAnswer(
         "GET \(path) answered \(status): \(String(decoding: data.prefix(300), as: UTF8.self))")
@@ -170,14 +165,9 @@ final class BackendStack: @unchecked Sendable {
   /// compare it with what was uploaded.
   func storedFile(key: String, in folder: URL) async throws -> URL {
     let url = s3URL.appendingPathComponent(bucket).appendingPathComponent(key)
-    var request = URLRequest(url: url, timeoutInterval: 60)
     // moto answers an anonymous GET of a private object 403, but never checks a signature: any SigV4-shaped
     // header for its default account will do (no secret involved).
-    request.setValue(Self.motoAuthorization, forHTTPHeaderField: "Authorization")
-    let session = URLSession(configuration: .ephemeral)
-    defer { session.finishTasksAndInvalidate() }
-    let (data, response) = try await session.data(for: request)
-    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    let (status, data) = try await LoopbackHTTP.send("GET", url, headers: [("Authorization", Self.motoAuthorization)])
     guard status == 200 else { throw BackendStackError.badAnswer("GET \(key) from S3 answered \(status)") }
     let file = folder.appendingPathComponent("stored-\(UUID().uuidString)-\(url.lastPathComponent)")
     try data.write(to: file)

@@ -1,0 +1,38 @@
+import Foundation
+
+@testable import HTTPTransfer
+
+/// How the test support code asks its own servers things (events, stored objects, counters): one request through
+/// the library's socket engine on Linux, never through URLSession.
+///
+/// Why not URLSession: on Linux, FoundationNetworking waits for libcurl's sockets through dispatch sources, and when
+/// a socket's descriptor number comes back for a new connection before dispatch has let go of the old one (several
+/// sessions in one busy process; swift-corelibs-libdispatch issue 833), the new socket's readiness is never
+/// reported: the request sits until libcurl's own timer, 10–60 s here. A helper that stalls like that fails the test
+/// it serves for a reason that test is not about. The clients under test still go through both engines.
+///
+/// ```swift
+/// let (status, body) = try await LoopbackHTTP.send("GET", stack.apiURL.appendingPathComponent("test-hooks/events"))
+/// ```
+enum LoopbackHTTP {
+  #if canImport(Glibc)
+    // Stored objects are downloaded whole to compare them: up to 1 GiB in memory.
+    private static let engine = SocketHTTPEngine(idleTimeout: 30, totalTimeout: 120, maxResponseBytes: 1 << 30)
+  #else
+    private static let transport = HTTPTransport(HTTPTransport.Configuration(requestTimeout: 30, resourceTimeout: 120))
+  #endif
+
+  /// Sends one request (no redirect followed) and returns the status and the body.
+  static func send(
+    _ method: String, _ url: URL, headers: [(name: String, value: String)] = [], body: Data = Data()
+  ) async throws -> (status: Int, body: Data) {
+    let request = HTTPTransferRequest(
+      method: method, url: url, headers: headers, body: body.isEmpty ? .empty : .bytes(body))
+    #if canImport(Glibc)
+      let response = try await engine.send(request, progress: nil, informational: nil)
+    #else
+      let response = try await transport.send(request, redirects: .never)
+    #endif
+    return (response.status, response.body)
+  }
+}
