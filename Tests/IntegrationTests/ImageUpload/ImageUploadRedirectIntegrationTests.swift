@@ -90,10 +90,12 @@ final class ImageUploadRedirectIntegrationTests: BackendStackTestCase {
         let receipt: MultipartUploadReceipt
         let started = ContinuousClock.now
         do {
-          receipt = try await MultipartUploader(configuration: configuration, temporaryDirectory: folder)
-            .upload(fileAt: model.url, filename: "scan.usdz", contentType: "model/vnd.usdz+zip") { sent, _ in
-              progress.append(sent)
-            }
+          receipt = try await Self.allowingOnePlatformStall(engine) {
+            try await MultipartUploader(configuration: configuration, temporaryDirectory: self.folder)
+              .upload(fileAt: model.url, filename: "scan.usdz", contentType: "model/vnd.usdz+zip") { sent, _ in
+                progress.append(sent)
+              }
+          }
         } catch {
           // Which request stalled: the progress of each request the client sent, and what the server recorded.
           let events = (try? await stack.events().suffix(4).map { "\($0.kind) \($0.path) completed \($0.completed)" })
@@ -120,6 +122,27 @@ final class ImageUploadRedirectIntegrationTests: BackendStackTestCase {
     XCTAssertEqual(ids.count, 1)
     let stored = try await stack.object(key: "profile/\(try XCTUnwrap(uuids.values.first).uuidString.lowercased()).jpg")
     XCTAssertEqual(stored.sha256, image.sha256)
+  }
+
+  /// Runs `upload`, and once more if it timed out through URLSession on Linux.
+  ///
+  /// FoundationNetworking sometimes never tells libcurl that a socket has become readable (a busy machine; see the
+  /// HTTPTransfer Transfers article): the request then waits for its timeout although the server has answered,
+  /// whatever the client asked for. What these tests check, how a redirect is followed, does not depend on it; a
+  /// client that really never gets its answer times out the second time too.
+  private static func allowingOnePlatformStall<T>(
+    _ engine: UploadServerConfiguration.Transport, _ upload: () async throws -> T
+  ) async throws -> T {
+    #if canImport(FoundationNetworking)
+      if engine == .urlSession {
+        do {
+          return try await upload()
+        } catch ImageUploadError.timedOut(let host) {
+          print("[ImageUploadRedirectIntegrationTests] \(host) did not answer in time through URLSession: once more")
+        }
+      }
+    #endif
+    return try await upload()
   }
 
   /// The most each request had sent: progress restarts from a lower count when the client sends the body again.
@@ -174,7 +197,9 @@ final class ImageUploadRedirectIntegrationTests: BackendStackTestCase {
           let firstFull = try XCTUnwrap(reports.firstIndex { $0.percent == 100 }, "\(reports)")
           XCTAssertTrue(reports[firstFull...].contains { $0.percent < 100 }, "\(engine): progress restarts: \(reports)")
         }
-        XCTAssertLessThanOrEqual(reports.count, 2 * 102, "at most ~1 report per percent per request: \(reports.count)")
+        // Two requests (the redirect and the one that counts), or more when a PUT that timed out was sent again.
+        let requests = max(2, Self.requestTotals(reports.map(\.completedBytes)).count)
+        XCTAssertLessThanOrEqual(reports.count, requests * 102, "at most ~1 report per percent per request")
       }
     }
   }
@@ -238,9 +263,11 @@ final class ImageUploadRedirectIntegrationTests: BackendStackTestCase {
       XCTAssertEqual(apiRequests.map(\.path), ["/presigned-urls", "/upload-model"], "\(engine)")
       XCTAssertEqual(apiRequests.map(\.userAgent), [UserAgent.value, UserAgent.value], "\(engine)")
       XCTAssertTrue(apiRequests.allSatisfy(\.hasAuthorization), "the API requests carry the token")
+      // Every PUT, not exactly one: a PUT that timed out is sent again (RetryPolicy), and each attempt counts.
       let puts = try await stack.witnessEvents(pathPrefix: "/flaky/\(key)")
-      XCTAssertEqual(puts.map(\.userAgent), [UserAgent.value], "\(engine)")
-      XCTAssertEqual(puts.map(\.hasAuthorization), [false], "a storage PUT never carries the token")
+      XCTAssertFalse(puts.isEmpty, "\(engine): the PUT went through the witness")
+      XCTAssertEqual(Set(puts.map(\.userAgent)), [UserAgent.value], "\(engine)")
+      XCTAssertEqual(Set(puts.map(\.hasAuthorization)), [false], "a storage PUT never carries the token")
     }
     XCTAssertEqual(UserAgent.value, "Unidirectional/0.1.0")
   }
