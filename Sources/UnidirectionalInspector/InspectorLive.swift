@@ -45,6 +45,9 @@ public final class InspectorLive: InspectorModel, @unchecked Sendable {
   public var live: InspectorLive? { self }
 
   private let condition = NSCondition()
+  /// Held through a whole `collect()`: two at once (the background collector and a caller) could otherwise return
+  /// before the other has added what it took, and a caller would not see events sent before its call.
+  private let collecting = NSLock()
   // Guarded by `condition`.
   private var history: [Step] = []
   /// Rows forgotten from the front of the history (the list's positions count them).
@@ -242,6 +245,8 @@ public final class InspectorLive: InspectorModel, @unchecked Sendable {
 
   /// Takes what the observers collected into the history and the effect timeline.
   func collect() {
+    collecting.lock()
+    defer { collecting.unlock() }
     let sources = condition.withLock { self.sources }
     let taken = sources.map { $0.take() }
     guard taken.contains(where: { !$0.steps.isEmpty || $0.dropped > 0 || !$0.effects.isEmpty || $0.effectsDropped > 0 })
