@@ -49,6 +49,10 @@ final class BackendStack: @unchecked Sendable {
 
   /// Starts `python3 Demos/Backend/run_stack.py` and waits at most `readyTimeout` seconds for its JSON line.
   ///
+  /// The stack starts in 2–5 s on an idle machine; while other test processes start theirs on two busy cores, one
+  /// uvicorn took over 15 s to import its app (run_stack.py's own default budget). So the budget is generous: a
+  /// stack that cannot start still fails, a slow one is waited for.
+  ///
   /// - Parameters:
   ///   - testHooks: Enables `/test-hooks/*` and the `X-Test-Fault` header.
   ///   - environment: Extra environment for the app (e.g. `RESUMABLE_MAX_AGE_SECONDS`).
@@ -59,7 +63,7 @@ final class BackendStack: @unchecked Sendable {
     environment extraEnvironment: [String: String] = [:],
     apiPort: Int? = nil,
     instances: Int = 1,
-    readyTimeout: TimeInterval = 30
+    readyTimeout: TimeInterval = 90
   ) throws -> BackendStack {
     let script = repositoryRoot.appendingPathComponent("Demos/Backend/run_stack.py")
     guard FileManager.default.fileExists(atPath: script.path) else {
@@ -74,7 +78,7 @@ final class BackendStack: @unchecked Sendable {
       name: "run_stack.py", executable: TestPython.executable,
       arguments: [script.path] + (testHooks ? ["--test-hooks"] : [])
         + (apiPort.map { ["--api-port", String($0)] } ?? [])
-        + ["--instances", String(instances)],
+        + ["--instances", String(instances), "--timeout", String(max(1, Int(readyTimeout) - 10))],
       environment: environment, readyTimeout: readyTimeout)
     guard let ready = try? JSONDecoder().decode(ReadyLine.self, from: Data(line.utf8)),
       let api = URL(string: ready.api), let s3 = URL(string: ready.s3)
