@@ -57,6 +57,15 @@ extension RootCore {
       if notify { observationHook?() }
       return StoreTask()
     }
+    if case let .run(run) = effect.node, !flags.pointee.hasQueued, !flags.pointee.isInvalidated {
+      // One effect to start and nothing queued, the usual case: no work list, no batch to build and hand out.
+      let record = start(run, startedBy: action, sequence: lastSequence, cancelIDs: [], cause: cause)
+      let notify = flags.pointee.isObserved
+      if flags.pointee.hasStreams { yieldToStreams() }
+      release(context)
+      if notify { observationHook?() }
+      return StoreTask(records: [record])
+    }
     var batch = Batch()
     var work: [Work] = [
       .start(effect, startedBy: action, sequence: lastSequence, cancelIDs: [], cause: cause, list: 0, reduction: 0)
@@ -90,12 +99,8 @@ extension RootCore {
           work.append(.reduce(next, .received, cause: cause, list: list, dropsIfCauseCancelled: false))
         case let .run(run):
           if batch.isCancelled(cancelIDs, returnedBy: reduction) { continue }
-          let record = spawn(
-            cancelIDs: cancelIDs, cause: cause, startedBy: action, sequence: sequence, priority: run.priority
-          ) { core, record, values in
-            await core.execute(run, record: record, values: values)
-          }
-          batch.lists[list].append(record)
+          batch.lists[list].append(
+            start(run, startedBy: action, sequence: sequence, cancelIDs: cancelIDs, cause: cause))
         case let .merge(effects):
           for effect in effects.reversed() {
             work.append(
@@ -140,6 +145,16 @@ extension RootCore {
         }
         batch.lists[list].append(record)
       }
+    }
+  }
+
+  /// Starts a `.run` effect in a task of its own.
+  private func start(
+    _ run: Effect<Action>.Run, startedBy action: Action, sequence: UInt64, cancelIDs: [CancelID], cause: EffectRecord?
+  ) -> EffectRecord {
+    spawn(cancelIDs: cancelIDs, cause: cause, startedBy: action, sequence: sequence, priority: run.priority) {
+      core, record, values in
+      await core.execute(run, record: record, values: values)
     }
   }
 
