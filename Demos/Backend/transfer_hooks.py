@@ -14,6 +14,9 @@ clients' HTTP layer (issue 13 §1).
 ``GET /test-hooks/witness``: ``{"base": "http://127.0.0.1:<port>"}`` of the second origin (witness.py), started
     on first use (one per instance).
 ``PUT|POST /test-hooks/redirect?status=<3xx>&target=<url>[&read=1]``: a storage URL that redirects.
+``GET /test-hooks/answers``: this instance's last 50 answers to requests with ``X-Test-Redirect`` (the redirect and
+    the redirected request), oldest first: ``{"path", "redirected", "arrived", "answered", "status"}`` (Unix times),
+    to tell a server that did not answer from a client that did not see the answer.
 
     transfer = install(app, hooks=hooks)
     transfer.route_uploads(request, items)      # applies X-Test-Put-Via to presigned items
@@ -21,7 +24,9 @@ clients' HTTP layer (issue 13 §1).
 
 from __future__ import annotations
 
+import collections
 import threading
+import time
 import urllib.parse
 from typing import Any
 
@@ -63,6 +68,9 @@ class TransferHooks:
             items[index]["uploadURL"] = f"{prefix}{separator}target={target}&id={self.hooks.next_id()}"
 
 
+ANSWERS: collections.deque[dict[str, Any]] = collections.deque(maxlen=50)
+
+
 class _RedirectMiddleware:
     """ASGI middleware for ``X-Test-Redirect`` (installed with the hooks only)."""
 
@@ -70,12 +78,28 @@ class _RedirectMiddleware:
         self.app = app
         self.hooks = hooks
 
+    @staticmethod
+    def _recording(send, path: str, redirected: bool):
+        arrived = time.time()
+
+        async def recording_send(message) -> None:
+            if message["type"] == "http.response.start":
+                ANSWERS.append(
+                    {"path": path, "redirected": redirected, "arrived": arrived, "answered": time.time(),
+                     "status": message["status"]}
+                )
+            await send(message)
+
+        return recording_send
+
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
         query = urllib.parse.parse_qs(scope.get("query_string", b"").decode("latin-1"))
         redirect = headers.get("x-test-redirect")
+        if redirect:
+            send = self._recording(send, scope.get("path", ""), "redirected" in query)
         if redirect and "redirected" not in query:
             status_text, _, location = redirect.strip().partition(" ")
             request = Request(scope, receive)
@@ -107,6 +131,11 @@ def install(app: FastAPI, *, hooks: Hooks) -> TransferHooks:
     async def hook_witness() -> JSONResponse:
         hooks.require()
         return JSONResponse({"base": transfer.witness().base})
+
+    @app.get("/test-hooks/answers")
+    async def hook_answers() -> JSONResponse:
+        hooks.require()
+        return JSONResponse(list(ANSWERS))
 
     @app.api_route("/test-hooks/redirect", methods=["PUT", "POST"])
     async def hook_redirect(request: Request) -> Response:

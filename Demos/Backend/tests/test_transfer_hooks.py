@@ -64,6 +64,13 @@ def test_x_test_redirect_can_read_the_body_first_and_a_redirected_request_goes_t
         headers={**stack.auth, "X-Test-Redirect": "308 /presigned-urls?redirected=1"},
     )
     assert again.status_code == 200 and len(again.json()["items"]) == 1
+    # Both answers are on record (each by the instance that answered), with when it arrived and was answered.
+    answers = [a for base in stack.instances for a in http.get(f"{base}/test-hooks/answers", timeout=TIMEOUT).json()]
+    answers = sorted(answers, key=lambda a: a["arrived"])[-2:]
+    assert [(a["path"], a["redirected"], a["status"]) for a in answers] == [
+        ("/presigned-urls", False, 308), ("/presigned-urls", True, 200)
+    ]
+    assert all(a["arrived"] <= a["answered"] for a in answers)
 
 
 def test_a_storage_url_that_redirects(http, stack):

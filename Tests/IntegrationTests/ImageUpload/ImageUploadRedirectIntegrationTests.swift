@@ -89,6 +89,7 @@ final class ImageUploadRedirectIntegrationTests: BackendStackTestCase {
         let progress = ProgressLog<Int64>()
         let receipt: MultipartUploadReceipt
         let started = ContinuousClock.now
+        let startedAt = Date().timeIntervalSince1970
         do {
           receipt = try await Self.allowingOnePlatformStall(engine) {
             try await MultipartUploader(configuration: configuration, temporaryDirectory: self.folder)
@@ -97,12 +98,12 @@ final class ImageUploadRedirectIntegrationTests: BackendStackTestCase {
               }
           }
         } catch {
-          // Which request stalled: the progress of each request the client sent, and what the server recorded.
-          let events = (try? await stack.events().suffix(4).map { "\($0.kind) \($0.path) completed \($0.completed)" })
+          // Which request stalled: the progress of each request the client sent, and when the server answered.
           return XCTFail(
             """
             \(engine), read \(read): \(error) after \(ContinuousClock.now - started); bytes sent per request: \
-            \(Self.requestTotals(progress.values)); the backend's last events: \(events ?? ["(unavailable)"])
+            \(Self.requestTotals(progress.values)); the server's answers since (seconds after the start): \
+            \(await Self.answers(of: stack, since: startedAt))
             """)
         }
         XCTAssertEqual(receipt.size, 5 << 20, "\(engine), read \(read)")
@@ -122,6 +123,26 @@ final class ImageUploadRedirectIntegrationTests: BackendStackTestCase {
     XCTAssertEqual(ids.count, 1)
     let stored = try await stack.object(key: "profile/\(try XCTUnwrap(uuids.values.first).uuidString.lowercased()).jpg")
     XCTAssertEqual(stored.sha256, image.sha256)
+  }
+
+  /// The backend's answers to `X-Test-Redirect` requests since `start` (`GET /test-hooks/answers`), in words.
+  private static func answers(of stack: BackendStack, since start: TimeInterval) async -> String {
+    struct Answer: Decodable {
+      let path: String
+      let redirected: Bool
+      let arrived: Double
+      let answered: Double
+      let status: Int
+    }
+    let url = stack.apiURL.appendingPathComponent("test-hooks/answers")
+    guard let (_, body) = try? await LoopbackHTTP.send("GET", url),
+      let answers = try? JSONDecoder().decode([Answer].self, from: body)
+    else { return "(unavailable)" }
+    let seconds = { (time: Double) in String(format: "%.2f", time - start) }
+    return answers.filter { $0.arrived >= start }.map { answer in
+      let path = answer.path + (answer.redirected ? "?redirected" : "")
+      return "\(path) arrived \(seconds(answer.arrived)), \(answer.status) at \(seconds(answer.answered))"
+    }.joined(separator: "; ")
   }
 
   /// Runs `upload`, and once more if it timed out through URLSession on Linux.
