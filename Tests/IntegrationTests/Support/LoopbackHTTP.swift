@@ -3,13 +3,8 @@ import Foundation
 @testable import HTTPTransfer
 
 /// How the test support code asks its own servers things (events, stored objects, counters): one request through
-/// the library's socket engine on Linux, never through URLSession.
-///
-/// Why not URLSession: on Linux, FoundationNetworking waits for libcurl's sockets through dispatch sources, and when
-/// a socket's descriptor number comes back for a new connection before dispatch has let go of the old one (several
-/// sessions in one busy process; swift-corelibs-libdispatch issue 833), the new socket's readiness is never
-/// reported: the request sits until libcurl's own timer, 10–60 s here. A helper that stalls like that fails the test
-/// it serves for a reason that test is not about. The clients under test still go through both engines.
+/// the library's socket engine on Linux (one connection per request, nothing pooled), so a helper's request never
+/// shares a URLSession, its connections or its delegate queue with the client a test is checking.
 ///
 /// ```swift
 /// let (status, body) = try await LoopbackHTTP.send("GET", stack.apiURL.appendingPathComponent("test-hooks/events"))
