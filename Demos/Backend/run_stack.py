@@ -113,6 +113,10 @@ class Stack:
     def start(self) -> None:
         moto_env = dict(self.base_env)
         moto_env.pop("BACKEND_API_TOKEN", None)  # moto has no business with it
+        # moto keeps an object in memory up to 5 MB - 1 KB and spools a larger one to a temporary file. On this VM a
+        # file write can wait on the disk for tens of seconds when builds flush beside the tests (/proc/pressure/io
+        # "full"), and a captured 5 MB PUT waited 29.8 s for moto's answer. Objects up to 256 MB stay in memory.
+        moto_env.setdefault("MOTO_S3_DEFAULT_KEY_BUFFER_SIZE", str(256 * 1024 * 1024))
         self.moto = Child("moto_server", spawn(moto_command(self.s3_port), moto_env), f"{self.s3_url}/moto-api/")
         self.instances = [self.start_instance(i) for i in range(len(self.instance_ports))]
         if len(self.instance_ports) > 1:
