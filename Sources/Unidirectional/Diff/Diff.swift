@@ -33,8 +33,11 @@ import Foundation
 public func diff<T>(_ old: T, _ new: T) -> String? {
   var oldBuilder = DumpBuilder()
   var newBuilder = DumpBuilder()
-  let oldNode = oldBuilder.node(for: old, depth: 0)
-  let newNode = newBuilder.node(for: new, depth: 0)
+  return diff(oldBuilder.node(for: old, depth: 0), newBuilder.node(for: new, depth: 0))
+}
+
+/// `diff(old, new)` of two values already dumped.
+func diff(_ oldNode: DumpNode, _ newNode: DumpNode) -> String? {
   guard oldNode.lines != newNode.lines else { return nil }
   var writer = DiffWriter()
   writer.emit(old: oldNode, new: newNode, label: nil, comma: false, indent: 0)
@@ -48,10 +51,52 @@ package func diff<T>(_ old: T, _ new: T, asserting tracker: SharedChangeTracker)
   var newBuilder = DumpBuilder()
   let oldNode = tracker.asserting { oldBuilder.node(for: old, depth: 0) }
   let newNode = SharedChangeTracker.withoutAsserting { newBuilder.node(for: new, depth: 0) }
-  guard oldNode.lines != newNode.lines else { return nil }
-  var writer = DiffWriter()
-  writer.emit(old: oldNode, new: newNode, label: nil, comma: false, indent: 0)
-  return writer.output.joined(separator: "\n")
+  return diff(oldNode, newNode)
+}
+
+/// The diffs of one reducer's consecutive state changes, dumping each state once: a state that is the same value
+/// as the one just dumped — the state after one action is usually the state before the next, and an action that
+/// changes nothing leaves the same state — reuses that dump instead of reflecting it again.
+///
+/// ```swift
+/// var dumps = ConsecutiveStateDumps<Counter.State>()
+/// dumps.diff(from: State(count: 0), to: State(count: 1))  // dumps both
+/// dumps.diff(from: State(count: 1), to: State(count: 2))  // dumps only `count: 2`
+/// ```
+///
+/// "The same value" is the same bytes: two copies of a value with the same bytes hold the same numbers and the same
+/// references (to copy-on-write storage that is immutable while both copies share it), so they dump alike. Equal
+/// values in different bytes are dumped again, which costs time, never correctness. A reference to a mutable object
+/// is dumped as it is when dumped, as it always was.
+struct ConsecutiveStateDumps<State> {
+  private var last: (state: State, node: DumpNode)?
+
+  /// `diff(before, after)`, or `nil` when the two dump alike.
+  mutating func diff(from before: State, to after: State) -> String? {
+    if hasSameBytes(before, after) { return nil }
+    let beforeNode = node(for: before)
+    let afterNode = node(for: after)
+    last = (after, afterNode)
+    return Unidirectional.diff(beforeNode, afterNode)
+  }
+
+  private func node(for state: State) -> DumpNode {
+    if let last, hasSameBytes(last.state, state) { return last.node }
+    var builder = DumpBuilder()
+    return builder.node(for: state, depth: 0)
+  }
+}
+
+/// Whether two values are stored in the same bytes (padding included, so equal values may still differ).
+private func hasSameBytes<T>(_ first: T, _ second: T) -> Bool {
+  withUnsafeBytes(of: first) { first in
+    withUnsafeBytes(of: second) { second in
+      guard let firstBytes = first.baseAddress, let secondBytes = second.baseAddress else {
+        return first.count == second.count
+      }
+      return first.count == second.count && memcmp(firstBytes, secondBytes, first.count) == 0
+    }
+  }
 }
 
 /// Accumulates the lines of a diff between two `DumpNode`s.

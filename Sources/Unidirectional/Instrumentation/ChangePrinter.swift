@@ -53,9 +53,9 @@ public final class ChangePrinter: Sendable {
     changes.append(render, evenIfFull: true)
   }
 
-  /// `action: …` and the state's diff, or `(no state change)`.
-  static func format<State, Action>(_ action: Action, from before: State, to after: State) -> String {
-    guard let change = diff(before, after) else { return "action: \(describe(action)) (no state change)\n" }
+  /// `action: …` and the state's diff (`change`), or `(no state change)`.
+  static func format<Action>(_ action: Action, change: String?) -> String {
+    guard let change else { return "action: \(describe(action)) (no state change)\n" }
     return "action: \(describe(action))\n\(change)\n"
   }
 }

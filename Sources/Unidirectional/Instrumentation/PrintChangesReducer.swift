@@ -84,6 +84,9 @@ final class PendingChanges<State: Sendable, Action: Sendable>: @unchecked Sendab
   @usableFromInline let lock = Lock()
   /// Behind a pointer: a class's stored `var` would cost a dynamic exclusivity check per append.
   @usableFromInline let storage: UnsafeMutablePointer<Storage>
+  /// The last state dumped, so the next change's state before is not dumped again; touched only on the printer's
+  /// queue.
+  private var dumps = ConsecutiveStateDumps<State>()
 
   @usableFromInline
   init(printer: ChangePrinter) {
@@ -128,7 +131,8 @@ final class PendingChanges<State: Sendable, Action: Sendable>: @unchecked Sendab
     lock.unlock()
     var text = ""
     for change in storage.pointee.spare {
-      text += ChangePrinter.format(change.action, from: change.before, to: change.after)
+      let stateChange = dumps.diff(from: change.before, to: change.after)
+      text += ChangePrinter.format(change.action, change: stateChange)
     }
     // Only this queue touches `spare` until the next render, which runs after this one on the same queue.
     storage.pointee.spare.removeAll(keepingCapacity: true)

@@ -28,6 +28,32 @@ private struct Profile: Reducer {
   }
 }
 
+/// A parent that changes its printed child's state itself (`resetVisits`) between the child's actions.
+private struct Household: Reducer {
+  struct State: Equatable, Sendable {
+    var member = Profile.State()
+  }
+  enum Action: Equatable, Sendable {
+    case member(Profile.Action)
+    case resetVisits(to: Int)
+  }
+  static let memberCase = CasePath(Action.member) { if case let .member(action) = $0 { action } else { nil } }
+  /// Made once, so one printing reducer sees every action of the child (a `body` builds its reducers anew).
+  let member: PrintChangesReducer<Profile>
+
+  init(printer: ChangePrinter) {
+    member = Profile().printChanges(to: printer)
+  }
+
+  var body: some Reducer<State, Action> {
+    Scope(state: \.member, action: Self.memberCase) { member }
+    Reduce { state, action in
+      if case let .resetVisits(count) = action { state.member.visits = count }
+      return .none
+    }
+  }
+}
+
 /// Renders as `probe` and notes the thread that rendered it.
 private struct ThreadProbe: Equatable, Sendable, CustomDumpStringConvertible {
   static let renderingThreads = LockIsolated<[pthread_t]>([])
@@ -95,6 +121,28 @@ final class PrintChangesTests: XCTestCase {
     XCTAssertFalse(ThreadProbe.renderingThreads.value.contains { pthread_equal($0, sender) != 0 })
     XCTAssertFalse(output.writingThreads.value.contains { pthread_equal($0, sender) != 0 })
     XCTAssertEqual(output.text.components(separatedBy: "action: Profile.Action.visited\n").count - 1, 20)
+  }
+
+  func testAChildPrintsWhatItsOwnActionChangedAfterItsParentChangedItsStateInBetween() {
+    let output = Output()
+    let printer = output.printer
+    let store = Store(initialState: Household.State()) { Household(printer: printer) }
+    store.send(.member(.visited))
+    store.send(.resetVisits(to: 100))
+    store.send(.member(.visited))
+    store.send(.member(.nothing))
+    store.send(.resetVisits(to: 100))
+    store.send(.member(.visited))
+    printer.flush()
+    let visits = output.text.components(separatedBy: "\n").filter { $0.contains("visits:") }
+    XCTAssertEqual(
+      visits,
+      [
+        "-   visits: 0,", "+   visits: 1,", "-   visits: 100,", "+   visits: 101,", "-   visits: 100,",
+        "+   visits: 101,",
+      ],
+      output.text)
+    XCTAssertEqual(output.text.components(separatedBy: "(no state change)").count - 1, 4, output.text)
   }
 
   func testANilPrinterPrintsNothingAndTheReducerStillRuns() {
