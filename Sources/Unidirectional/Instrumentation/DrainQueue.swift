@@ -13,19 +13,23 @@ private let drainQueueKey = DispatchSpecificKey<ObjectIdentifier>()
 /// The producer side is the sender's cost, so it is kept to the lock and an array append: the mutable state sits
 /// behind a pointer (a class's stored `var` would pay a dynamic exclusivity check on every append, about 190
 /// instructions), and the two arrays are swapped rather than reallocated, so a batch reuses the capacity of the last.
+/// `append` is inlinable, so a producer whose types are concrete (a closure made where a tracer meets the app's
+/// reducer) appends through specialized code.
+@usableFromInline
 final class DrainQueue<Item>: FlushableAtExit, @unchecked Sendable {
-  private struct Pending {
-    var items: [Item] = []
-    var dropped = 0
-    var isScheduled = false
+  @usableFromInline
+  struct Pending {
+    @usableFromInline var items: [Item] = []
+    @usableFromInline var dropped = 0
+    @usableFromInline var isScheduled = false
   }
 
   private let queue: DispatchQueue
-  private let limit: Int
+  @usableFromInline let limit: Int
   private let drain: ([Item], _ dropped: Int) -> Void
-  private let lock = Lock()
+  @usableFromInline let lock = Lock()
   /// Guarded by `lock`.
-  private let pending: UnsafeMutablePointer<Pending>
+  @usableFromInline let pending: UnsafeMutablePointer<Pending>
   /// The batch being drained; touched only on `queue`.
   private let draining: UnsafeMutablePointer<[Item]>
 
@@ -53,6 +57,7 @@ final class DrainQueue<Item>: FlushableAtExit, @unchecked Sendable {
   }
 
   /// Queues `item`; when `limit` items already wait it is dropped (and counted), unless `evenIfFull`.
+  @inlinable
   func append(_ item: Item, evenIfFull: Bool = false) {
     lock.lock()
     guard pending.pointee.items.count < limit || evenIfFull else {
@@ -64,7 +69,12 @@ final class DrainQueue<Item>: FlushableAtExit, @unchecked Sendable {
     let schedules = !pending.pointee.isScheduled
     pending.pointee.isScheduled = true
     lock.unlock()
-    if schedules { queue.async { self.drainPending() } }
+    if schedules { scheduleDrain() }
+  }
+
+  @usableFromInline
+  func scheduleDrain() {
+    queue.async { self.drainPending() }
   }
 
   /// Returns once everything appended before the call has been drained.

@@ -55,14 +55,44 @@ public final class StoreTracer: Sendable {
   /// ```swift
   /// Store(initialState: Counter.State(), observers: [tracer.observer(for: Counter.self)]) { Counter() }
   /// ```
+  @inlinable
   public func observer<R: Reducer>(for reducer: R.Type) -> any StoreObserver<R.State, R.Action> {
+    let events: DrainQueue<TraceItem<R.Action>> = newStoreEvents(for: reducer)
+    let observer = TraceObserver<R.State, R.Action>(
+      events: events,
+      appendAction: { action, reduction in events.append(.action(action, reduction)) },
+      appendEffect: { event in events.append(.effect(event)) })
+    register(observer)
+    return observer
+  }
+
+  /// The event queue of the next store traced, named after `reducer`.
+  @usableFromInline
+  func newStoreEvents<Action: Sendable>(for reducer: Any.Type) -> DrainQueue<TraceItem<Action>> {
     let number = state.withLock { state in
       defer { state.nextStore += 1 }
       return state.nextStore
     }
-    let observer = TraceObserver<R.State, R.Action>(tracer: self, process: number, name: typeName(reducer))
-    state.withLock { $0.stores.append(observer) }
-    return observer
+    var format = TraceFormat(process: number, origin: origin)
+    let name = typeName(reducer)
+    return DrainQueue(label: "Unidirectional.StoreTracer", limit: 100_000) { [weak self] items, dropped in
+      var lines: [String] = []
+      for item in items {
+        switch item {
+        case .start: format.start(name: name, into: &lines)
+        case let .action(action, reduction): format.action(describe(action), reduction, into: &lines)
+        case let .effect(event): format.effect(event, into: &lines)
+        case let .finish(time): format.finishRunningEffects(at: time, into: &lines)
+        }
+      }
+      if dropped > 0 { format.dropped(dropped, into: &lines) }
+      self?.write(lines)
+    }
+  }
+
+  @usableFromInline
+  func register(_ store: any TracedStore) {
+    state.withLock { $0.stores.append(store) }
   }
 
   /// Returns once every event observed before the call is in the file.
@@ -134,6 +164,7 @@ public enum StoreTraceError: Error, Equatable, Sendable, CustomStringConvertible
 }
 
 /// What a tracer needs from each store's observer, whatever its types.
+@usableFromInline
 protocol TracedStore: AnyObject, Sendable {
   func flush()
   func finish(at time: UInt64)

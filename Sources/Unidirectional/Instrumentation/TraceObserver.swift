@@ -1,43 +1,47 @@
 /// The observer a ``StoreTracer`` gives each store: queues what the store does and formats it as trace events on a
 /// background queue.
+@usableFromInline
 final class TraceObserver<State, Action: Sendable>: StoreObserver, TracedStore, @unchecked Sendable {
-  var measuresTime: Bool { true }
-  private let events: DrainQueue<TraceItem>
+  @usableFromInline typealias Events = DrainQueue<TraceItem<Action>>
 
-  /// The observer of the `process`-th store traced by `tracer`, named `name` in the trace.
-  init(tracer: StoreTracer, process: Int, name: String) {
-    var format = TraceFormat(process: process, origin: tracer.origin)
-    events = DrainQueue(label: "Unidirectional.StoreTracer", limit: 100_000) { [weak tracer] items, dropped in
-      var lines: [String] = []
-      for item in items {
-        switch item {
-        case .start: format.start(name: name, into: &lines)
-        case let .action(action, reduction): format.action(describe(action), reduction, into: &lines)
-        case let .effect(event): format.effect(event, into: &lines)
-        case let .finish(time): format.finishRunningEffects(at: time, into: &lines)
-        }
-      }
-      if dropped > 0 { format.dropped(dropped, into: &lines) }
-      tracer?.write(lines)
-    }
+  @usableFromInline var measuresTime: Bool { true }
+  private let events: Events
+  /// Queue a reduced action and an effect event: made by the inlinable ``StoreTracer/observer(for:)``, where
+  /// `Action` is the app's own type, so queueing is specialized code (see ``TraceItem``).
+  private let appendAction: (Action, Reduction) -> Void
+  private let appendEffect: (EffectEvent) -> Void
+
+  @usableFromInline
+  init(
+    events: Events, appendAction: @escaping (Action, Reduction) -> Void,
+    appendEffect: @escaping (EffectEvent) -> Void
+  ) {
+    self.events = events
+    self.appendAction = appendAction
+    self.appendEffect = appendEffect
   }
 
+  @usableFromInline
   func storeDidStart(_ store: ObservedStore<State>) {
     events.append(.start)
   }
 
+  @usableFromInline
   func didReduce(_ action: Action, _ reduction: Reduction, state: ReducedState<State>) {
-    events.append(.action(action, reduction))  // `action` boxed: see `TraceItem`
+    appendAction(action, reduction)
   }
 
+  @usableFromInline
   func effectDidChange(_ event: EffectEvent) {
-    events.append(.effect(event))
+    appendEffect(event)
   }
 
+  @usableFromInline
   func flush() {
     events.flush()
   }
 
+  @usableFromInline
   func finish(at time: UInt64) {
     events.append(.finish(at: time), evenIfFull: true)
     events.flush()
@@ -46,12 +50,15 @@ final class TraceObserver<State, Action: Sendable>: StoreObserver, TracedStore, 
 
 /// What a traced store queues for its tracer's background queue.
 ///
-/// Not generic on purpose: a generic item (an enum nested in `TraceObserver<State, Action>`) makes every `didReduce`
-/// look up that enum's and its payload tuple's runtime type metadata, about 750 of the sender's 1,950 instructions
-/// (callgrind, `--profile send_traced`). The action travels boxed as `any Sendable`, which `describe` opens again.
-enum TraceItem {
+/// Generic over the app's action, and appended only by closures made where that type is concrete: there building an
+/// item and appending it are a few moves. Appended from the observer's own (unspecialized) methods, the same item
+/// made every `didReduce` look up this enum's and its payload tuple's runtime type metadata (about 750 of the
+/// sender's 1,950 instructions, callgrind `--profile send_traced`); boxing the action as `any Sendable` instead cost
+/// about 290 still.
+@usableFromInline
+enum TraceItem<Action: Sendable> {
   case start
-  case action(any Sendable, Reduction)
+  case action(Action, Reduction)
   case effect(EffectEvent)
   case finish(at: UInt64)
 }
