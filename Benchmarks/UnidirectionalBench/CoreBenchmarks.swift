@@ -245,13 +245,16 @@ enum CoreBenchmarks {
       }
       for _ in 0..<iterations { cases.send(.child(.child(.child(.increment)))) }
     case "dependency_read": for _ in 0..<iterations { store.send(.readDependencyTenTimes) }
-    case "run_effect_roundtrip", "bare_task":
+    case "run_effect_roundtrip", "bare_task", "effect_parts_roundtrip":
       // At most 500,000 round trips (the default count is for the synchronous cases).
       let count = min(iterations, 500_000)
       let done = DispatchSemaphore(value: 0)
       Task.detached {
         if name == "bare_task" {
           for _ in 0..<count { await Task {}.value }
+        } else if name == "effect_parts_roundtrip" {
+          let parts = EffectParts()
+          for _ in 0..<count { await parts.roundTrip() }
         } else {
           for _ in 0..<count { await store.send(.runPing).finish() }
         }
@@ -298,6 +301,7 @@ enum CoreBenchmarks {
     let perRead = max(0, (tenReads - oneRead) / 9)
     let bareTask = await median(rounds: rounds) { await bareTaskRoundTrip(iterations: 20_000) }
     let runEffect = await median(rounds: rounds) { await runEffectRoundTrip(store, iterations: 20_000) }
+    let effectParts = await median(rounds: rounds) { await EffectParts().roundTrips(20_000) }
     let release = await median(rounds: 3) { await testClockRelease(sleepers: 10_000) }
 
     return [
@@ -311,6 +315,9 @@ enum CoreBenchmarks {
         target: "≤ 2.5× bare_task"),
       BenchmarkResult(
         name: "bare_task", nsPerOp: bareTask, baselineName: "raw reducer", baselineNsPerOp: raw, target: "reference"),
+      BenchmarkResult(
+        name: "effect_parts_roundtrip", nsPerOp: effectParts, baselineName: "bare_task", baselineNsPerOp: bareTask,
+        target: "reference: the floor under run_effect_roundtrip"),
       BenchmarkResult(
         name: "scoped_send_3", nsPerOp: scoped, baselineName: "send", baselineNsPerOp: send, target: "≤ 1.5× send"),
       BenchmarkResult(
