@@ -83,9 +83,15 @@ final class EffectRecord: @unchecked Sendable {
   static func unfinishedTasks(inTreesOf records: [EffectRecord]) -> [Task<Void, Never>] {
     var tasks: [Task<Void, Never>] = []
     for record in records {
-      record.forEachInTree { record in
-        if !record.isFinished, let task = record.task { tasks.append(task) }
+      // Most effects start nothing that outlives them: a record without children needs no walk (whose work list
+      // is an allocation per call, twice per awaited `send`).
+      guard record.children.isEmpty else {
+        record.forEachInTree { record in
+          if !record.isFinished, let task = record.task { tasks.append(task) }
+        }
+        continue
       }
+      if !record.isFinished, let task = record.task { tasks.append(task) }
     }
     return tasks
   }
