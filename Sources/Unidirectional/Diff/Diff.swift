@@ -67,7 +67,8 @@ package func diff<T>(_ old: T, _ new: T, asserting tracker: SharedChangeTracker)
 /// "The same value" is the same bytes: two copies of a value with the same bytes hold the same numbers and the same
 /// references (to copy-on-write storage that is immutable while both copies share it), so they dump alike. Equal
 /// values in different bytes are dumped again, which costs time, never correctness. A reference to a mutable object
-/// is dumped as it is when dumped, as it always was.
+/// is dumped as it is when dumped, as it always was. The cost: one copy of the last state dumped stays alive (what it
+/// references too) until the next change is printed.
 struct ConsecutiveStateDumps<State> {
   private var last: (state: State, node: DumpNode)?
 
