@@ -83,22 +83,19 @@ final class EffectRecord: @unchecked Sendable {
   static func unfinishedTasks(inTreesOf records: [EffectRecord]) -> [Task<Void, Never>] {
     var tasks: [Task<Void, Never>] = []
     for record in records {
-      // Most effects start nothing that outlives them: a record without children needs no walk (whose work list
-      // is an allocation per call, twice per awaited `send`).
-      guard record.children.isEmpty else {
-        record.forEachInTree { record in
-          if !record.isFinished, let task = record.task { tasks.append(task) }
-        }
-        continue
+      record.forEachInTree { record in
+        if !record.isFinished, let task = record.task { tasks.append(task) }
       }
-      if !record.isFinished, let task = record.task { tasks.append(task) }
     }
     return tasks
   }
 
   /// Calls `body` on this record and every descendant still linked to it.
   func forEachInTree(_ body: (EffectRecord) -> Void) {
-    var pending: [EffectRecord] = [self]
+    body(self)
+    // Most effects start nothing that outlives them: no work list (an allocation) for a record without children.
+    guard !children.isEmpty else { return }
+    var pending = Array(children.values)
     while let record = pending.popLast() {
       body(record)
       pending.append(contentsOf: record.children.values)
