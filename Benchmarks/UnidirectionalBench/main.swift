@@ -30,31 +30,15 @@ if arguments.dropFirst().first == "sharing" {
   exit(results.isEmpty ? 1 : 0)
 }
 
-if arguments.dropFirst().first == "analyze" {
-  // Only the photo metadata cases: `unidirectional-bench analyze [--json]`.
-  let results = AnalyzeBenchmarks.all(arguments: arguments)
-  print(json ? results.map(\.jsonLine).joined(separator: "\n") : BenchmarkResult.table(results))
-  exit(results.isEmpty ? 1 : 0)
-}
-
+// The features' benchmarks (uploads, resumable transfers, the S3 backend, photo analysis) are `feature-bench` in the
+// Demos package: `swift run -c release --package-path Demos feature-bench --upload`.
 var results: [BenchmarkResult] = []
-// --upload (or --upload-only, which skips the rest): 200 MB presigned PUT vs boto3, 100 MB multipart vs curl -F;
-// first, for a clean RSS. --resumable (or --resumable-only): 200 MB resumable upload vs plain PUT, bytes re-sent.
-// --s3-backend (or --s3-backend-only): 200 MB resumable upload to the S3-backed backend vs a presigned PUT to the
-// same S3 and vs the local-disk backend it replaced; the instance's peak RSS.
-results += await UploadBenchmarks.all(arguments: arguments)
-results += await ResumableUploadBenchmarks.all(arguments: arguments)
-results += await S3BackendBenchmarks.all(arguments: arguments)
-let only = ["--upload-only", "--resumable-only", "--s3-backend-only"]
-if !only.contains(where: arguments.contains) {
-  results += AnalyzeBenchmarks.all(arguments: arguments)  // --analyze: photo metadata of 1,000 JPEGs vs reading 64 KB
-  results += await CoreBenchmarks.all(rounds: rounds)
-  results += await SharingBenchmarks.all(rounds: rounds)
-  results += await ObservationBenchmarks.all(rounds: rounds)
-  results += await InstrumentationBenchmarks.all(rounds: rounds)
-  results += await ActionLogBenchmarks.all(rounds: rounds)
-  results += await InspectorBenchmarks.all(rounds: rounds)
-}
+results += await CoreBenchmarks.all(rounds: rounds)
+results += await SharingBenchmarks.all(rounds: rounds)
+results += await ObservationBenchmarks.all(rounds: rounds)
+results += await InstrumentationBenchmarks.all(rounds: rounds)
+results += await ActionLogBenchmarks.all(rounds: rounds)
+results += await InspectorBenchmarks.all(rounds: rounds)
 
 if json {
   for result in results { print(result.jsonLine) }

@@ -12,12 +12,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+from repository import REPO, articles, catalogs
 LINK = re.compile(r"!?\[(?:[^\]\[]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 
 
 def documents() -> list[Path]:
-    return [REPO / "README.md", *sorted(REPO.glob("Sources/*/*.docc/**/*.md"))]
+    return [REPO / "README.md", *articles()]
 
 
 def prose(text: str) -> str:
@@ -72,8 +72,8 @@ def test_every_relative_link_of_the_readme_and_the_articles_resolves() -> None:
 def test_the_readme_links_to_every_article() -> None:
     readme = (REPO / "README.md").read_text()
     linked = {(REPO / target.partition("#")[0]).resolve() for target in LINK.findall(prose(readme))}
-    articles = [path for path in REPO.glob("Sources/*/*.docc/*.md") if path.stem != path.parent.stem]
-    unlinked = sorted(str(path.relative_to(REPO)) for path in articles if path.resolve() not in linked)
+    pages = [path for catalog in catalogs() for path in catalog.glob("*.md") if path.stem != path.parent.stem]
+    unlinked = sorted(str(path.relative_to(REPO)) for path in pages if path.resolve() not in linked)
     assert not unlinked, f"the README's map of the docs misses: {unlinked}"
 
 

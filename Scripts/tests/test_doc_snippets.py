@@ -1,23 +1,21 @@
 """The Swift code the README and the DocC articles show is code the build compiles.
 
-Every ```swift block of README.md and of each article in Sources/*/*.docc must appear verbatim — line for line, at
-any one indentation — in a Swift file of a target of Package.swift (a test file, usually: the snippet files under
-Tests/*/DocSnippets/ and Tests/*/Readme/ compile and run each article's code). A block that deliberately does not
+Every ```swift block of README.md and of each article of a DocC catalog (Sources/*/*.docc and Demos/Sources/*/*.docc)
+must appear verbatim — line for line, at any one indentation — in a Swift file of a target of either package (a test
+file, usually: the snippet files under Tests/*/DocSnippets/ and Tests/*/Readme/ of either package compile and run each
+article's code). A block that deliberately does not
 compile says so on the line before its fence: `<!-- not compiled: why -->`.
 """
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parents[2]
+from repository import PACKAGES, REPO, articles, dump_package, target_folder
 NOT_COMPILED = re.compile(r"<!--\s*not compiled:\s*(\S.*?)\s*-->")
 
 
@@ -30,7 +28,7 @@ class Block:
 
 
 def documents() -> list[Path]:
-    return [REPO / "README.md", *sorted(REPO.glob("Sources/*/*.docc/**/*.md"))]
+    return [REPO / "README.md", *articles()]
 
 
 def swift_blocks(path: Path) -> list[Block]:
@@ -89,16 +87,12 @@ def contains_verbatim(source: str, block: list[str]) -> bool:
 
 @pytest.fixture(scope="module")
 def compiled_sources() -> dict[Path, str]:
-    """The Swift files of every target of the package, by path."""
+    """The Swift files of every target of both packages, by path."""
     if shutil.which("swift") is None:
         pytest.skip("needs the Swift toolchain")
-    dumped = subprocess.run(
-        ["swift", "package", "dump-package"], cwd=REPO, check=True, capture_output=True, text=True, timeout=300,
-    )
-    folders = []
-    for target in json.loads(dumped.stdout)["targets"]:
-        default = "Tests" if target["type"] == "test" else "Sources"
-        folders.append(REPO / (target.get("path") or f"{default}/{target['name']}"))
+    folders = [
+        target_folder(package, target) for package in PACKAGES for target in dump_package(package)["targets"]
+    ]
     return {path: path.read_text() for folder in folders for path in sorted(folder.rglob("*.swift"))}
 
 

@@ -17,8 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parents[2]
+from repository import REPO, catalogs
 SITE = Path(os.environ.get("UNIDIRECTIONAL_DOCS_SITE", REPO / ".build" / "docs"))
 SCREENSHOTS = REPO / ".build" / "docs-screenshots"
 LANDING = "documentation/unidirectional/"
@@ -103,7 +102,6 @@ def test_an_article_renders_its_title_and_its_code(chromium: str, site: str) -> 
 
 def test_the_site_root_links_every_module(site: str) -> None:
     index = (SITE / "index.html").read_text()
-    catalogs = sorted(path.parent.name for path in REPO.glob("Sources/*/*.docc"))
-    for module in catalogs:
+    for module in sorted(catalog.parent.name for catalog in catalogs()):
         assert f'href="/documentation/{module.lower()}/"' in index, f"{module} is not linked from the site's root"
         assert (SITE / "documentation" / module.lower() / "index.html").is_file()

@@ -35,8 +35,11 @@ def scratch(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     clone = tmp_path / "clone"
     (clone / "Scripts").mkdir(parents=True)
     shutil.copy(REPO / "Scripts" / "docs", clone / "Scripts" / "docs")
-    for module in ("Core", "Extras"):
-        catalog = clone / "Sources" / module / f"{module}.docc"
+    # One catalog in each package: the library's (Sources/) and the seeds' app's (Demos/Sources/).
+    (clone / "Demos").mkdir()
+    (clone / "Demos" / "Package.swift").write_text("")
+    for folder, module in ((clone, "Core"), (clone / "Demos", "Extras")):
+        catalog = folder / "Sources" / module / f"{module}.docc"
         catalog.mkdir(parents=True)
         (catalog / f"{module}.md").write_text(f"# ``{module}``\n\nThe {module.lower()} module, with <tags> & more.\n")
     bin_dir = tmp_path / "bin"

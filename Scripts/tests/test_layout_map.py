@@ -1,25 +1,22 @@
-"""The "Layout" maps tell the truth: the modules they name are the package's targets, with their dependencies.
+"""The "Layout" maps tell the truth: the modules they name are the packages' targets, with their dependencies.
 
 Two documents carry the map: the README's "## Layout" section and the Layout article of the core's DocC catalog.
 
 The map is the first `text` block under "## Layout": one line per module, `Name  →  Dependency, Dependency` (a line
 that starts with spaces continues the one before; text in parentheses, and a module's description after it on a line
-without an arrow, are prose). It must name exactly the targets of `Package.swift` that are not tests (libraries and
-executables), each with exactly its target dependencies; and every test target must be the `<Module>Tests` of a
-mapped module or be named in the section.
+without an arrow, are prose). It must name exactly the targets of both manifests (the library's `Package.swift` and
+the seeds' app's `Demos/Package.swift`) that are not tests (libraries and executables), each with exactly its target
+and product dependencies; and every test target must be the `<Module>Tests` of a mapped module or be named in the
+section.
 """
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parents[2]
+from repository import PACKAGES, REPO, dump_package
 ARTICLE = REPO / "Sources" / "Unidirectional" / "Unidirectional.docc" / "Layout.md"
 SECTIONS = {
     "README.md": lambda: layout_section((REPO / "README.md").read_text()),
@@ -64,12 +61,10 @@ def dependency_names(target: dict) -> set[str]:
 
 @pytest.fixture(scope="module")
 def package() -> dict:
+    """Both manifests' targets as one list (SwiftPM keeps target names unique across a graph)."""
     if shutil.which("swift") is None:
         pytest.skip("needs the Swift toolchain")
-    dumped = subprocess.run(
-        ["swift", "package", "dump-package"], cwd=REPO, check=True, capture_output=True, text=True, timeout=300,
-    )
-    return json.loads(dumped.stdout)
+    return {"targets": [target for package in PACKAGES for target in dump_package(package)["targets"]]}
 
 
 @pytest.mark.parametrize("document", sorted(SECTIONS))

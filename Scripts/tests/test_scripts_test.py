@@ -137,8 +137,13 @@ def test_a_failing_run_of_the_test_command_looks_like_a_failure(scratch: tuple[P
 
     lines = result.stdout.splitlines()
     assert result.returncode != 0, result.stdout + result.stderr
-    assert lines[-1] == "4 passed, 1 failed"
-    assert lines[-3:-1] == ["Failing tests:", "  ✗ UnidirectionalTests.StoreTests.testFails"]
+    # Each package's tests run (the stand-in reports the same three cases for both): 2 + 2 passed and 2 failed, plus
+    # the backend's and the scripts' one test each.
+    assert lines[-1] == "6 passed, 2 failed"
+    assert lines[-4:-1] == [
+        "Failing tests:", "  ✗ UnidirectionalTests.StoreTests.testFails", "  ✗ UnidirectionalTests.StoreTests.testFails"]
+    assert (clone / ".build" / "test-results" / "swift-library.xml").is_file()
+    assert (clone / ".build" / "test-results" / "swift-demos.xml").is_file()
 
 
 def test_a_build_warning_fails_the_test_command(scratch: tuple[Path, dict[str, str]]) -> None:
@@ -153,5 +158,6 @@ def test_a_build_warning_fails_the_test_command(scratch: tuple[Path, dict[str, s
     )
 
     assert result.returncode != 0
-    assert result.stdout.splitlines()[-1] == "2 passed, 1 failed"
-    assert "  ✗ build: exited with status 1" in result.stdout
+    assert result.stdout.splitlines()[-1] == "2 passed, 2 failed"
+    assert "  ✗ build-library: exited with status 1" in result.stdout
+    assert "  ✗ build-demos: exited with status 1" in result.stdout

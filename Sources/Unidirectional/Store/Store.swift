@@ -120,6 +120,17 @@ public final class Store<State, Action: Sendable>: @unchecked Sendable {
     root?.runningEffects ?? []
   }
 
+  /// How many effects this store started are still running and not cancelled: what a host that shuts down waits
+  /// for, or reports as left behind.
+  ///
+  /// ```swift
+  /// store.send(.stop)
+  /// while store.runningEffectCount > 0 { try await Task.sleep(for: .milliseconds(10)) }
+  /// ```
+  public var runningEffectCount: Int {
+    runningEffects.count { !$0.isCancelled }
+  }
+
   /// Stops counting the effects running now as in flight; they keep running.
   package func skipRunningEffects() {
     root?.skipRunningEffects()

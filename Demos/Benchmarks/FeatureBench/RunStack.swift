@@ -37,8 +37,9 @@ final class RunStack {
     self.stdin = stdin
   }
 
+  /// The repository's root folder (FeatureBench, Benchmarks, Demos, root).
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
 
   static var python: String {
     ProcessInfo.processInfo.environment["UNIDIRECTIONAL_PYTHON"]

@@ -77,8 +77,7 @@ final class PresignedUploadIntegrationTests: BackendStackTestCase {
     }
     let state = try XCTUnwrap(
       settled,
-      "neither ids nor a failure reached the parent within 60 s (\(store.runningEffects.count) effects running): "
-        + "\(store.state)")
+      "neither ids nor a failure reached the parent within 60 s: \(store.state)")
 
     XCTAssertNil(state.lastFailure)
     guard case let .success(ids) = state.upload.status else {

@@ -45,6 +45,7 @@ final class BackendStack: @unchecked Sendable {
     .deletingLastPathComponent()  // Support
     .deletingLastPathComponent()  // IntegrationTests
     .deletingLastPathComponent()  // Tests
+    .deletingLastPathComponent()  // Demos
     .deletingLastPathComponent()
 
   /// Starts `python3 Demos/Backend/run_stack.py` and waits at most `readyTimeout` seconds for its JSON line.

@@ -123,7 +123,7 @@ struct ScanCommand: DemoCommand {
     }
     let flow = Task { await drive(store, console: console, waitingFor: waitingFor) }
     let interrupt = InterruptHandler {
-      let running = store.runningEffects.filter { !$0.isCancelled }.count
+      let running = store.runningEffectCount
       guard interrupted.set(runningEffects: running) else { return }
       store.send(.onDisappear)  // cancels the capture subscription, the reconstruction, the upload, the clear timer
       flow.cancel()
@@ -218,10 +218,10 @@ struct ScanCommand: DemoCommand {
   /// Waits (at most 5 s) until the store runs no effect; returns how many still run.
   static func waitForEffectsToEnd(_ store: Store<ScanFeature.State, ScanFeature.Action>) async -> Int {
     let deadline = ContinuousClock.now.advanced(by: .seconds(5))
-    while !store.runningEffects.isEmpty, ContinuousClock.now < deadline {
+    while store.runningEffectCount > 0, ContinuousClock.now < deadline {
       try? await Task.sleep(for: .milliseconds(10))
     }
-    return store.runningEffects.count
+    return store.runningEffectCount
   }
 
   /// Removes the temporary working folder (a failure to do so is reported, not fatal).

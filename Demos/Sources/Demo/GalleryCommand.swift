@@ -85,10 +85,10 @@ struct GalleryCommand: DemoCommand {
   /// Waits (up to 5 s) for the store's effects to end; returns how many are still running.
   static func waitForEffectsToEnd(_ store: GalleryStore) async -> Int {
     let deadline = ContinuousClock.now.advanced(by: .seconds(5))
-    while !store.runningEffects.isEmpty, ContinuousClock.now < deadline {
+    while store.runningEffectCount > 0, ContinuousClock.now < deadline {
       try? await Task.sleep(for: .milliseconds(10))
     }
-    return store.runningEffects.count
+    return store.runningEffectCount
   }
 
 }
@@ -158,7 +158,7 @@ struct GalleryDriver {
         until: { ($0.destination?.upload?.progressPercent ?? 0) > 0 }) != nil,
       await step("swipe the sheet away", .destination(.dismiss), until: { $0.destination == nil }) != nil
     else { return false }
-    let running = store.runningEffects.filter { !$0.isCancelled }.count
+    let running = store.runningEffectCount
     console.line("the upload went with the sheet: \(running) effect\(running == 1 ? "" : "s") left running")
     return running == 0
   }

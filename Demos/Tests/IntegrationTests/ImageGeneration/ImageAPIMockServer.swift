@@ -25,16 +25,6 @@ final class ImageAPIMockServer: @unchecked Sendable {
   private let process: Process
   private let input: Pipe
 
-  /// The repository root (the folder holding Package.swift), found from this source file.
-  static let repositoryRoot: URL = {
-    var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    while folder.path != "/" {
-      if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) { return folder }
-      folder.deleteLastPathComponent()
-    }
-    return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-  }()
-
   private init(base: URL, karloKey: String, openAIKey: String, process: Process, input: Pipe) {
     self.base = base
     self.karloKey = ImageAPIKey(karloKey)
@@ -50,7 +40,9 @@ final class ImageAPIMockServer: @unchecked Sendable {
     let openAIKey = "sk-test-\(UUID().uuidString)"
     let process = Process()
     process.executableURL = try TestPython.required()
-    process.arguments = [repositoryRoot.appendingPathComponent("Demos/ImageAPIMock/mock_image_api.py").path]
+    process.arguments = [
+      BackendStack.repositoryRoot.appendingPathComponent("Demos/ImageAPIMock/mock_image_api.py").path
+    ]
     var environment = ProcessInfo.processInfo.environment
     environment["MOCK_KARLO_API_KEY"] = karloKey
     environment["MOCK_OPENAI_API_KEY"] = openAIKey
