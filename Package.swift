@@ -22,6 +22,13 @@ let testSettings: [SwiftSetting] = [
   .unsafeFlags(["-index-ignore-system-modules", "-Xfrontend", "-warn-long-expression-type-checking=200"])
 ]
 
+/// What a new app target of Xcode 26 builds with (beside Swift 6 mode).
+let xcode26AppTargetSettings: [SwiftSetting] = [
+  .defaultIsolation(MainActor.self),
+  .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+  .enableUpcomingFeature("InferIsolatedConformances"),
+]
+
 let package = Package(
   name: "Unidirectional",
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -61,6 +68,12 @@ let package = Package(
     .testTarget(
       name: "UnidirectionalTestingTests", dependencies: ["Unidirectional", "UnidirectionalTesting"],
       swiftSettings: testSettings),
+    // A new Xcode 26 app target's settings: every declaration is main-actor isolated unless it says otherwise, async
+    // functions run on their caller's actor, conformances may be isolated. Features, a view model and tests written
+    // there as a user would (no `Sendable`, no `@MainActor`), with the same behaviour as in plain Swift 6 mode.
+    .testTarget(
+      name: "UnidirectionalXcode26Tests", dependencies: ["Unidirectional", "UnidirectionalTesting"],
+      swiftSettings: testSettings + xcode26AppTargetSettings),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -23,7 +23,7 @@ public struct BindableActionCases<Action: BindableAction> {
   public struct Fields {
     /// The binding writes of the field `keyPath`.
     public subscript<Value: Equatable & Sendable>(
-      dynamicMember keyPath: WritableKeyPath<Action.State, Value> & Sendable
+      dynamicMember keyPath: WritableKeyPath<Action.State, Value>
     ) -> CasePath<Action, Value> {
       .binding(keyPath)
     }

@@ -56,7 +56,7 @@ extension BindableAction {
 
   /// The binding action that writes `value` at `keyPath`: `store.send(.set(\.title, "x"))`.
   public static func set<Value: Equatable & Sendable>(
-    _ keyPath: WritableKeyPath<State, Value> & Sendable,
+    _ keyPath: WritableKeyPath<State, Value>,
     _ value: Value
   ) -> Self {
     .binding(.set(keyPath, value))

@@ -23,9 +23,12 @@
 ///
 /// Two binding actions are equal when they write the same key path with equal values, so a `TestStore` can
 /// `receive(.binding(.set(\.title, "x")))`.
-public struct BindingAction<Root>: Equatable, Sendable {
+///
+/// It is `Sendable` whatever the isolation of `Root`: its key path is only ever applied to state a store owns (see
+/// the library's internal `SendableKeyPath`).
+public struct BindingAction<Root>: Equatable, @unchecked Sendable {
   /// The field this action writes.
-  public let keyPath: PartialKeyPath<Root> & Sendable
+  public let keyPath: PartialKeyPath<Root>
   /// The value it writes, type-erased; its type is the key path's value type.
   public let value: any Equatable & Sendable
   /// Writes `value` at `keyPath`: captured where both types are still known.
@@ -33,14 +36,15 @@ public struct BindingAction<Root>: Equatable, Sendable {
 
   /// An action that writes `value` at `keyPath`.
   public static func set<Value: Equatable & Sendable>(
-    _ keyPath: WritableKeyPath<Root, Value> & Sendable,
+    _ keyPath: WritableKeyPath<Root, Value>,
     _ value: Value
   ) -> Self {
-    Self(keyPath: keyPath, value: value) { $0[keyPath: keyPath] = value }
+    let path = SendableKeyPath(keyPath)
+    return Self(keyPath: keyPath, value: value) { $0[keyPath: path.keyPath] = value }
   }
 
   private init(
-    keyPath: PartialKeyPath<Root> & Sendable,
+    keyPath: PartialKeyPath<Root>,
     value: any Equatable & Sendable,
     apply: @escaping @Sendable (inout Root) -> Void
   ) {

@@ -6,8 +6,9 @@ extension CasePath where Root: BindableAction, Value: Equatable & Sendable {
   /// await store.receive(.binding(\.title))          // any write of `title`
   /// await store.receive(.binding(\.title), "Milk")  // a write of "Milk"
   /// ```
-  public static func binding(_ keyPath: WritableKeyPath<Root.State, Value> & Sendable) -> Self {
-    CasePath({ .binding(.set(keyPath, $0)) }, extract: { $0.binding?.valueIfWriting(keyPath) })
+  public static func binding(_ keyPath: WritableKeyPath<Root.State, Value>) -> Self {
+    let path = SendableKeyPath(keyPath)
+    return CasePath({ .binding(.set(path.keyPath, $0)) }, extract: { $0.binding?.valueIfWriting(path.keyPath) })
   }
 }
 
@@ -18,7 +19,7 @@ extension CasePath where Value: BindableAction {
   /// await store.receive(Action.viewCase.binding(\.email), "blob@pointfree.co")
   /// ```
   public func binding<Field: Equatable & Sendable>(
-    _ keyPath: WritableKeyPath<Value.State, Field> & Sendable
+    _ keyPath: WritableKeyPath<Value.State, Field>
   ) -> CasePath<Root, Field> {
     let field = CasePath<Value, Field>.binding(keyPath)
     return CasePath<Root, Field>({ self.embed(field.embed($0)) }, extract: { self.extract($0).flatMap(field.extract) })

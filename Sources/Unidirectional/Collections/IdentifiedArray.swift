@@ -14,7 +14,7 @@ import Foundation
 /// so in its result), and a mutation that would give two elements one id is reported as a runtime issue.
 public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
   /// The key path to each element's id.
-  public let id: KeyPath<Element, ID> & Sendable
+  public let id: KeyPath<Element, ID>
   /// Reads an element's id; faster than the key path for `Identifiable` elements.
   @usableFromInline let readID: (Element) -> ID
   /// The storage of ``elements``, reachable from inlinable code (the operations that must be specialized for the
@@ -31,7 +31,7 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
   }
 
   init(
-    id: KeyPath<Element, ID> & Sendable, readID: @escaping (Element) -> ID, elements: [Element],
+    id: KeyPath<Element, ID>, readID: @escaping (Element) -> ID, elements: [Element],
     offsets: [ID: Int]
   ) {
     self.id = id
@@ -215,7 +215,7 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
 
 extension IdentifiedArray {
   /// An empty array identifying elements by `id`.
-  public init(id: KeyPath<Element, ID> & Sendable) {
+  public init(id: KeyPath<Element, ID>) {
     self.init(id: id, readID: { $0[keyPath: id] }, elements: [], offsets: [:])
   }
 
@@ -223,7 +223,7 @@ extension IdentifiedArray {
   /// (at the position of the first).
   public init(
     _ elements: some Sequence<Element>,
-    id: KeyPath<Element, ID> & Sendable,
+    id: KeyPath<Element, ID>,
     uniquingIDsWith combine: (Element, Element) throws -> Element
   ) rethrows {
     self.init(id: id)
@@ -232,14 +232,14 @@ extension IdentifiedArray {
 
   /// The elements of `elements`, identified by `id`. Ids must be unique: of duplicates, the first is kept and each
   /// later one is reported as a runtime issue.
-  public init(uniqueElements elements: some Sequence<Element>, id: KeyPath<Element, ID> & Sendable) {
+  public init(uniqueElements elements: some Sequence<Element>, id: KeyPath<Element, ID>) {
     self.init(id: id)
     appendReportingDuplicates(elements)
   }
 
   /// The elements of `elements`, which the caller guarantees have unique ids (checked: a duplicate is reported and
   /// dropped, never trapped on).
-  public init(uncheckedUniqueElements elements: some Sequence<Element>, id: KeyPath<Element, ID> & Sendable) {
+  public init(uncheckedUniqueElements elements: some Sequence<Element>, id: KeyPath<Element, ID>) {
     self.init(uniqueElements: elements, id: id)
   }
 

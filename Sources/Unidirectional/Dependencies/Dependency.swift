@@ -15,11 +15,11 @@
 /// ```
 @propertyWrapper
 public struct Dependency<Value: Sendable>: Sendable {
-  @usableFromInline let keyPath: KeyPath<DependencyValues, Value> & Sendable
+  @usableFromInline let path: SendableKeyPath<KeyPath<DependencyValues, Value>>
 
   /// Reads the dependency at `keyPath`.
-  public init(_ keyPath: KeyPath<DependencyValues, Value> & Sendable) {
-    self.keyPath = keyPath
+  public init(_ keyPath: KeyPath<DependencyValues, Value>) {
+    self.path = SendableKeyPath(keyPath)
   }
 
   /// Reads the dependency keyed by the type `key` itself.
@@ -28,13 +28,13 @@ public struct Dependency<Value: Sendable>: Sendable {
   /// @Dependency(APIClient.self) var apiClient
   /// ```
   public init<Key: TestDependencyKey>(_ key: Key.Type) where Key.Value == Value {
-    self.keyPath = \DependencyValues.[type: DependencyTypeKey<Key>()]
+    self.path = SendableKeyPath(\DependencyValues.[type: DependencyTypeKey<Key>()])
   }
 
   /// The current value of the dependency.
   @inlinable
   public var wrappedValue: Value {
-    if let value = ReduceScope.read(keyPath) { return value }
-    return DependencyValues.current[keyPath: keyPath]
+    if let value = ReduceScope.read(path.keyPath) { return value }
+    return DependencyValues.current[keyPath: path.keyPath]
   }
 }

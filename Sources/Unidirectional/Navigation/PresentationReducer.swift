@@ -24,7 +24,7 @@ extension Reducer {
   /// ```
   @inlinable
   public func ifLet<DestinationState, DestinationAction, Destination: Reducer>(
-    _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>> & Sendable,
+    _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
     action toPresentationAction: CasePath<Action, PresentationAction<DestinationAction>>,
     @ReducerBuilder<DestinationState, DestinationAction> destination: () -> Destination,
     fileID: StaticString = #fileID,
@@ -44,7 +44,7 @@ extension Reducer {
   /// ```
   @inlinable
   public func ifLet<DestinationState: EphemeralState, DestinationAction: Sendable>(
-    _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>> & Sendable,
+    _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
     action toPresentationAction: CasePath<Action, PresentationAction<DestinationAction>>,
     fileID: StaticString = #fileID,
     line: UInt = #line
@@ -61,8 +61,7 @@ extension Reducer {
 public struct PresentationReducer<Base: Reducer, Destination: Reducer>: Reducer {
   @usableFromInline let base: Base
   @usableFromInline let destination: Destination
-  @usableFromInline let toPresentationState:
-    WritableKeyPath<Base.State, PresentationState<Destination.State>> & Sendable
+  @usableFromInline let toPresentationState: WritableKeyPath<Base.State, PresentationState<Destination.State>>
   @usableFromInline let toPresentationAction: CasePath<Base.Action, PresentationAction<Destination.Action>>
   @usableFromInline let fileID: StaticString
   @usableFromInline let line: UInt
@@ -72,7 +71,7 @@ public struct PresentationReducer<Base: Reducer, Destination: Reducer>: Reducer 
   @inlinable
   init(
     base: Base, destination: Destination,
-    toPresentationState: WritableKeyPath<Base.State, PresentationState<Destination.State>> & Sendable,
+    toPresentationState: WritableKeyPath<Base.State, PresentationState<Destination.State>>,
     toPresentationAction: CasePath<Base.Action, PresentationAction<Destination.Action>>, fileID: StaticString,
     line: UInt
   ) {

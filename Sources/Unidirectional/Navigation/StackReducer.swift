@@ -23,7 +23,7 @@ extension Reducer {
   /// ```
   @inlinable
   public func forEach<DestinationState, DestinationAction, Destination: Reducer>(
-    _ toStackState: WritableKeyPath<State, StackState<DestinationState>> & Sendable,
+    _ toStackState: WritableKeyPath<State, StackState<DestinationState>>,
     action toStackAction: CasePath<Action, StackAction<DestinationState, DestinationAction>>,
     @ReducerBuilder<DestinationState, DestinationAction> destination: () -> Destination,
     fileID: StaticString = #fileID,
@@ -42,7 +42,7 @@ extension Reducer {
 public struct StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
   @usableFromInline let base: Base
   @usableFromInline let destination: Destination
-  @usableFromInline let toStackState: WritableKeyPath<Base.State, StackState<Destination.State>> & Sendable
+  @usableFromInline let toStackState: WritableKeyPath<Base.State, StackState<Destination.State>>
   @usableFromInline let toStackAction: CasePath<Base.Action, StackAction<Destination.State, Destination.Action>>
   @usableFromInline let fileID: StaticString
   @usableFromInline let line: UInt
@@ -50,7 +50,7 @@ public struct StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
   @inlinable
   init(
     base: Base, destination: Destination,
-    toStackState: WritableKeyPath<Base.State, StackState<Destination.State>> & Sendable,
+    toStackState: WritableKeyPath<Base.State, StackState<Destination.State>>,
     toStackAction: CasePath<Base.Action, StackAction<Destination.State, Destination.Action>>, fileID: StaticString,
     line: UInt
   ) {

@@ -6,10 +6,11 @@ extension Reducer {
   ///   .dependency(\.uuid, .incrementing)
   /// ```
   public func dependency<Value: Sendable>(
-    _ keyPath: WritableKeyPath<DependencyValues, Value> & Sendable,
+    _ keyPath: WritableKeyPath<DependencyValues, Value>,
     _ value: Value
   ) -> DependencyOverrideReducer<Self> {
-    DependencyOverrideReducer(base: self) { $0[keyPath: keyPath] = value }
+    let path = SendableKeyPath(keyPath)
+    return DependencyOverrideReducer(base: self) { $0[keyPath: path.keyPath] = value }
   }
 
   /// Changes dependencies for this reducer and the effects it starts.
@@ -41,10 +42,11 @@ extension DependencyOverrideReducer {
   /// The new override is applied first, so the innermost call still wins for a key set twice, exactly as if the
   /// calls were nested.
   public func dependency<Value: Sendable>(
-    _ keyPath: WritableKeyPath<DependencyValues, Value> & Sendable,
+    _ keyPath: WritableKeyPath<DependencyValues, Value>,
     _ value: Value
   ) -> Self {
-    transformDependencies { $0[keyPath: keyPath] = value }
+    let path = SendableKeyPath(keyPath)
+    return transformDependencies { $0[keyPath: path.keyPath] = value }
   }
 
   /// Adds a transformation to this override layer instead of wrapping it (applied before the existing ones).

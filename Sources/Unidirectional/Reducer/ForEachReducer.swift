@@ -11,7 +11,7 @@ extension Reducer {
   /// ```
   @inlinable
   public func forEach<ID: Hashable & Sendable, ElementState, ElementAction, Element: Reducer>(
-    _ toElements: WritableKeyPath<State, IdentifiedArray<ID, ElementState>> & Sendable,
+    _ toElements: WritableKeyPath<State, IdentifiedArray<ID, ElementState>>,
     action toElementAction: CasePath<Action, (id: ID, action: ElementAction)>,
     @ReducerBuilder<ElementState, ElementAction> element: () -> Element,
     fileID: StaticString = #fileID,
@@ -37,7 +37,7 @@ extension Reducer {
   /// ```
   @inlinable
   public func forEach<ID: Hashable & Sendable, ElementState, ElementAction, Element: Reducer>(
-    _ toElements: WritableKeyPath<State, IdentifiedArray<ID, ElementState>> & Sendable,
+    _ toElements: WritableKeyPath<State, IdentifiedArray<ID, ElementState>>,
     action toElementAction: CasePath<Action, (ID, ElementAction)>,
     @ReducerBuilder<ElementState, ElementAction> element: () -> Element,
     fileID: StaticString = #fileID,
@@ -60,7 +60,7 @@ extension Reducer {
 public struct ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element: Reducer>: Reducer {
   @usableFromInline let parent: Parent
   @usableFromInline let element: Element
-  @usableFromInline let toElements: WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>> & Sendable
+  @usableFromInline let toElements: WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>>
   @usableFromInline let toElementAction: CasePath<Parent.Action, (id: ID, action: Element.Action)>
   @usableFromInline let fileID: StaticString
   @usableFromInline let line: UInt
@@ -68,7 +68,7 @@ public struct ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element: 
   @inlinable
   init(
     parent: Parent, element: Element,
-    toElements: WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>> & Sendable,
+    toElements: WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>>,
     toElementAction: CasePath<Parent.Action, (id: ID, action: Element.Action)>, fileID: StaticString, line: UInt
   ) {
     self.parent = parent

@@ -13,7 +13,7 @@ extension Reducer {
   /// ```
   @inlinable
   public func ifLet<ChildState, ChildAction, Child: Reducer>(
-    _ toChildState: WritableKeyPath<State, ChildState?> & Sendable,
+    _ toChildState: WritableKeyPath<State, ChildState?>,
     action toChildAction: CasePath<Action, ChildAction>,
     @ReducerBuilder<ChildState, ChildAction> then child: () -> Child,
     fileID: StaticString = #fileID,
@@ -32,7 +32,7 @@ extension Reducer {
 public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   @usableFromInline let parent: Parent
   @usableFromInline let child: Child
-  @usableFromInline let toChildState: WritableKeyPath<Parent.State, Child.State?> & Sendable
+  @usableFromInline let toChildState: WritableKeyPath<Parent.State, Child.State?>
   @usableFromInline let toChildAction: CasePath<Parent.Action, Child.Action>
   @usableFromInline let fileID: StaticString
   @usableFromInline let line: UInt
@@ -41,7 +41,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
 
   @inlinable
   init(
-    parent: Parent, child: Child, toChildState: WritableKeyPath<Parent.State, Child.State?> & Sendable,
+    parent: Parent, child: Child, toChildState: WritableKeyPath<Parent.State, Child.State?>,
     toChildAction: CasePath<Parent.Action, Child.Action>, fileID: StaticString, line: UInt
   ) {
     self.parent = parent

@@ -3,12 +3,12 @@ final class ScopedCore<ParentState, ParentAction: Sendable, State, Action: Senda
   @unchecked Sendable
 {
   private let parent: StoreCore<ParentState, ParentAction>
-  private let toChildState: KeyPath<ParentState, State> & Sendable
+  private let toChildState: KeyPath<ParentState, State>
   private let embed: @Sendable (Action) -> ParentAction
 
   init(
     parent: StoreCore<ParentState, ParentAction>,
-    toChildState: KeyPath<ParentState, State> & Sendable,
+    toChildState: KeyPath<ParentState, State>,
     embed: @escaping @Sendable (Action) -> ParentAction
   ) {
     self.parent = parent

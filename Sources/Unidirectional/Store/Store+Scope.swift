@@ -9,7 +9,7 @@ extension Store {
   /// not when anything else in the app does. A call site asked again for the same scope gets the same store while
   /// something holds it (a view keeps its store).
   public func scope<ChildState, ChildAction>(
-    state toChildState: KeyPath<State, ChildState> & Sendable,
+    state toChildState: KeyPath<State, ChildState>,
     action embed: @escaping @Sendable (ChildAction) -> Action,
     fileID: StaticString = #fileID,
     line: UInt = #line,
@@ -39,7 +39,7 @@ extension Store {
   /// }
   /// ```
   public func scope<ChildState, ChildAction>(
-    state toChildState: KeyPath<State, ChildState?> & Sendable,
+    state toChildState: KeyPath<State, ChildState?>,
     action embed: @escaping @Sendable (ChildAction) -> Action,
     fileID: StaticString = #fileID,
     line: UInt = #line,
@@ -51,7 +51,7 @@ extension Store {
   /// The optional scope, registering the child's presence with this store's observers or not (a main-actor
   /// facade registers it with its own).
   func scope<ChildState, ChildAction>(
-    state toChildState: KeyPath<State, ChildState?> & Sendable,
+    state toChildState: KeyPath<State, ChildState?>,
     action embed: @escaping @Sendable (ChildAction) -> Action,
     fileID: StaticString, line: UInt, column: UInt, observes: Bool
   ) -> Store<ChildState, ChildAction>? {
@@ -67,10 +67,11 @@ extension Store {
       observation.removeChild(key)
       return nil
     }
+    let path = SendableKeyPath(toChildState)
     let make = {
       Store<ChildState, ChildAction>(
         core: OptionalScopedCore(
-          parent: self.core, toChildState: { $0[keyPath: toChildState] }, embed: embed, initial: initial,
+          parent: self.core, toChildState: { $0[keyPath: path.keyPath] }, embed: embed, initial: initial,
           fileID: fileID, line: line),
         parent: self)
     }

@@ -10,7 +10,7 @@
     /// Toggle("Flagged", isOn: store.binding(\.reminder.isFlagged))
     /// ```
     public func binding<Value: Equatable & Sendable>(
-      _ keyPath: WritableKeyPath<State, Value> & Sendable
+      _ keyPath: WritableKeyPath<State, Value>
     ) -> SwiftUI.Binding<Value> {
       SwiftUI.Binding(
         get: { MainActor.assumeIsolated { self[dynamicMember: keyPath] } },

@@ -88,7 +88,7 @@ public final class MainActorStore<State, Action: Sendable> {
 
   /// The facade of a child store (see `Store.scope(state:action:fileID:line:column:)`).
   public func scope<ChildState, ChildAction>(
-    state toChildState: KeyPath<State, ChildState> & Sendable,
+    state toChildState: KeyPath<State, ChildState>,
     action embed: @escaping @Sendable (ChildAction) -> Action,
     fileID: StaticString = #fileID,
     line: UInt = #line,
@@ -99,7 +99,7 @@ public final class MainActorStore<State, Action: Sendable> {
 
   /// The facade of an optional child store, or nil while the child is absent; registers the child's presence.
   public func scope<ChildState, ChildAction>(
-    state toChildState: KeyPath<State, ChildState?> & Sendable,
+    state toChildState: KeyPath<State, ChildState?>,
     action embed: @escaping @Sendable (ChildAction) -> Action,
     fileID: StaticString = #fileID,
     line: UInt = #line,
@@ -117,7 +117,7 @@ public final class MainActorStore<State, Action: Sendable> {
 
   /// The facades of the element stores of an identified collection, in order; registers the collection's ids.
   public func scope<ID: Hashable & Sendable, ElementState, ElementAction>(
-    state toElements: KeyPath<State, IdentifiedArray<ID, ElementState>> & Sendable,
+    state toElements: KeyPath<State, IdentifiedArray<ID, ElementState>>,
     action toElementAction: CasePath<Action, (id: ID, action: ElementAction)>
   ) -> [MainActorStore<ElementState, ElementAction>] {
     let elements = current[keyPath: toElements]

@@ -15,7 +15,7 @@ extension Store {
   /// same store for the same id while something holds it, so changing one row of a thousand notifies that row's
   /// observers only.
   public func scope<ID: Hashable & Sendable, ElementState, ElementAction>(
-    state toElements: KeyPath<State, IdentifiedArray<ID, ElementState>> & Sendable,
+    state toElements: KeyPath<State, IdentifiedArray<ID, ElementState>>,
     action toElementAction: CasePath<Action, (id: ID, action: ElementAction)>
   ) -> StoreCollection<ID, ElementState, ElementAction> {
     scope(state: toElements, action: toElementAction, observes: true)
@@ -24,7 +24,7 @@ extension Store {
   /// The collection scope, registering its ids with this store's observers or not (a main-actor facade
   /// registers them with its own).
   func scope<ID: Hashable & Sendable, ElementState, ElementAction>(
-    state toElements: KeyPath<State, IdentifiedArray<ID, ElementState>> & Sendable,
+    state toElements: KeyPath<State, IdentifiedArray<ID, ElementState>>,
     action toElementAction: CasePath<Action, (id: ID, action: ElementAction)>,
     observes: Bool
   ) -> StoreCollection<ID, ElementState, ElementAction> {
@@ -40,7 +40,7 @@ extension Store {
   /// `scope(state:action:)` for a case path made straight from a labelled case (`CasePath(Action.row)` of
   /// `case row(id:action:)`), whose value is an unlabelled `(ID, Action)`.
   public func scope<ID: Hashable & Sendable, ElementState, ElementAction>(
-    state toElements: KeyPath<State, IdentifiedArray<ID, ElementState>> & Sendable,
+    state toElements: KeyPath<State, IdentifiedArray<ID, ElementState>>,
     action toElementAction: CasePath<Action, (ID, ElementAction)>
   ) -> StoreCollection<ID, ElementState, ElementAction> {
     scope(
@@ -105,7 +105,7 @@ final class ElementStores<
   ChildStoreCollection, ElementStoreSource, @unchecked Sendable
 {
   private weak var parent: Store<ParentState, ParentAction>?
-  private let toElements: KeyPath<ParentState, IdentifiedArray<ID, ElementState>> & Sendable
+  private let toElements: KeyPath<ParentState, IdentifiedArray<ID, ElementState>>
   private let toElementAction: CasePath<ParentAction, (id: ID, action: ElementAction)>
   private let lock = Lock()
   private var stores: [ID: WeakElementStore] = [:]
@@ -113,7 +113,7 @@ final class ElementStores<
 
   init(
     parent: Store<ParentState, ParentAction>,
-    toElements: KeyPath<ParentState, IdentifiedArray<ID, ElementState>> & Sendable,
+    toElements: KeyPath<ParentState, IdentifiedArray<ID, ElementState>>,
     toElementAction: CasePath<ParentAction, (id: ID, action: ElementAction)>
   ) {
     self.parent = parent
@@ -143,9 +143,10 @@ final class ElementStores<
       return Store(initialState: snapshot) { EmptyReducer() }
     }
     let initial = parent.withState { $0[keyPath: toElements][id: id] } ?? snapshot
+    let path = SendableKeyPath(toElements)
     return Store(
       core: OptionalScopedCore(
-        parent: parent.core, toChildState: { $0[keyPath: toElements][id: id] },
+        parent: parent.core, toChildState: { $0[keyPath: path.keyPath][id: id] },
         embed: { toElementAction.embed((id, $0)) }, initial: initial, fileID: #fileID, line: #line),
       parent: parent)
   }

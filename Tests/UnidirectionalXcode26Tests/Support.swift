@@ -1,0 +1,65 @@
+import Unidirectional
+
+/// The feature most TestStore tests drive — a counter with a timer, a fetch and a failing request — as an Xcode 26
+/// app target writes it: main-actor isolated by default, `nonisolated` only on its action and cancel id enums.
+struct Counter: Reducer {
+  struct State: Equatable {
+    var count = 0
+    var isTimerOn = false
+    var fact: String?
+  }
+
+  nonisolated enum Action: Equatable {
+    case increment
+    case noop
+    case startTimer
+    case tick
+    case stopTimer
+    case fetchFact
+    case factLoaded(String)
+    case twoFacts
+
+    static let factLoadedCase = CasePath(Action.factLoaded) { if case let .factLoaded(fact) = $0 { fact } else { nil } }
+  }
+
+  nonisolated enum CancelID { case timer }
+  @Dependency(\.clock) var clock
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .increment:
+      state.count += 1
+      return .none
+    case .noop:
+      return .none
+    case .startTimer:
+      state.isTimerOn = true
+      // `[clock]`: read on the main actor while reducing. Read inside the effect, it hops to the main actor before
+      // the first sleep, and a TestClock advanced meanwhile does not wait for it (see the Xcode 26 projects article).
+      return .run { [clock] send in
+        while true {
+          try await clock.sleep(for: .seconds(1))
+          send(.tick)
+        }
+      }
+      .cancellable(id: CancelID.timer, cancelInFlight: true)
+    case .tick:
+      state.count += 1
+      return .none
+    case .stopTimer:
+      state.isTimerOn = false
+      return .cancel(id: CancelID.timer)
+    case .fetchFact:
+      let count = state.count
+      return .run { send in send(.factLoaded("\(count) is a number")) }
+    case let .factLoaded(fact):
+      state.fact = fact
+      return .none
+    case .twoFacts:
+      return .run { send in
+        send(.factLoaded("one"))
+        send(.factLoaded("two"))
+      }
+    }
+  }
+}
