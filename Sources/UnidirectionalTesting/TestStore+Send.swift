@@ -5,7 +5,7 @@ extension TestStore {
   // MARK: Sending
 
   /// Sends `action`, asserts the state it produces with `updateStateToExpectedResult`, then runs the effects it
-  /// started until they suspend.
+  /// started until they suspend (on a ``TestClock``, or waiting for something outside the test).
   ///
   /// The closure receives the state as of the last assertion; make it match the state after `action`. Omit it
   /// when the action changes nothing.
@@ -56,7 +56,9 @@ extension TestStore {
     }
     expect(
       sentState, afterApplying: updateStateToExpectedResult, for: "send", at: location, stackIDsFrom: stackIDsBefore)
-    runtime.runUntilIdle()
+    // Until each effect is suspended again, here or on a TestClock; one that went to the main actor first (an Xcode
+    // 26 target's effect reading its reducer's `@Dependency`) is waited for.
+    await runtime.settle()
     return TestStoreTask(task: task, runtime: runtime, timeout: timeout, reporter: reporter)
   }
 

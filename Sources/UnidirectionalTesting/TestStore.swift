@@ -101,6 +101,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
     let journal = Journal<State, Action>()
     let runtime = TestRuntime()
+    TestRuntimes.register(runtime)
     var dependencies = DependencyValues.current
     dependencies.context = .test
     dependencies.issueReporter = Self.issueReporter(reporter, current: journal.location, origin: location)

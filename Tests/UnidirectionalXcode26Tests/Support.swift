@@ -34,9 +34,9 @@ struct Counter: Reducer {
       return .none
     case .startTimer:
       state.isTimerOn = true
-      // `[clock]`: read on the main actor while reducing. Read inside the effect, it hops to the main actor before
-      // the first sleep, and a TestClock advanced meanwhile does not wait for it (see the Xcode 26 projects article).
-      return .run { [clock] send in
+      // `clock` is read inside the effect: in this target that hops to the main actor before each sleep, and the
+      // TestClock waits for the hop before it moves time.
+      return .run { send in
         while true {
           try await clock.sleep(for: .seconds(1))
           send(.tick)

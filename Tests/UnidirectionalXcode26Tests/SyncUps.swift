@@ -130,7 +130,7 @@ struct SyncUpDetail: Reducer {
         // The detail reaches the list's value through the key: no parent needed.
         @Shared(.syncUps) var syncUps
         $syncUps.withLock { _ = $0.remove(id: state.syncUp.id) }
-        return .run { [dismiss] _ in await dismiss() }
+        return .run { _ in await dismiss() }
       case .alert, .delegate, .edit:
         return .none
       case .deleteButtonTapped:
@@ -189,10 +189,10 @@ struct RecordMeeting: Reducer {
     Reduce { state, action in
       switch action {
       case .alert(.presented(.confirmDiscard)):
-        return .run { [dismiss] _ in await dismiss() }
+        return .run { _ in await dismiss() }
       case .alert(.presented(.confirmSave)):
         state.$syncUp.withLock { _ = $0.meetings.insert(Meeting(id: uuid(), date: date.now, transcript: ""), at: 0) }
-        return .run { [dismiss] _ in await dismiss() }
+        return .run { _ in await dismiss() }
       case .alert:
         return .none
       case .endMeetingButtonTapped:
@@ -207,6 +207,7 @@ struct RecordMeeting: Reducer {
         state.secondsElapsed = state.speakerIndex * Int(state.syncUp.durationPerAttendee.components.seconds)
         return .none
       case .onTask:
+        // `[clock]`: `clock.timer(…)` is not awaited, so Swift cannot hop to read the main-actor property there.
         return .run { [clock] send in
           for await _ in clock.timer(interval: .seconds(1)) { send(.timerTick) }
         }
@@ -217,7 +218,7 @@ struct RecordMeeting: Reducer {
         guard state.secondsElapsed.isMultiple(of: secondsPerAttendee) else { return .none }
         if state.secondsElapsed == state.syncUp.duration.components.seconds {
           state.$syncUp.withLock { _ = $0.meetings.insert(Meeting(id: uuid(), date: date.now, transcript: ""), at: 0) }
-          return .run { [dismiss] _ in await dismiss() }
+          return .run { _ in await dismiss() }
         }
         state.speakerIndex += 1
         return .none

@@ -98,6 +98,10 @@ public final class TestClock: Clock, @unchecked Sendable {
         cancelled.continuation.resume(throwing: CancellationError())
       }
     }
+    // Woken, then cancelled before it ran (by an effect woken at the same deadline): it ends as a sleep cancelled
+    // while waiting does, as with swift-clocks. The cancellation handler found it already woken and left a mark.
+    let cancelledAfterWaking = lock.withLock { cancelledEarly.remove(sequence) != nil }
+    if cancelledAfterWaking || Task.isCancelled { throw CancellationError() }
   }
 
   /// Moves time forward by `duration`, waking every sleeper whose deadline is reached, in deadline order.
@@ -106,18 +110,28 @@ public final class TestClock: Clock, @unchecked Sendable {
   }
 
   /// Moves time forward to `deadline` (never backwards), waking sleepers in deadline order.
+  ///
+  /// Before time moves, and after each deadline's sleepers wake, the effects of the test's stores run until each
+  /// is suspended again: an effect on its way to a sleep (even by way of the main actor) registers it first. The
+  /// sleepers of one deadline are all resumed before any of them runs, and then run in the order they went to
+  /// sleep, followed by what they started: one order, every run.
   public func advance(to deadline: Instant) async {
-    runKnownRuntimes()
-    while let (instant, woken, actions) = popDue(until: deadline) {
-      _ = instant
+    let known = knownRuntimes()
+    await settle(known)
+    while let (_, woken, actions) = popDue(until: deadline) {
       for action in actions { action() }
       var runtimes: [TestRuntime] = []
       for entry in woken {
-        entry.runtime?.taskUnblocked()
-        entry.continuation.resume()
         if let runtime = entry.runtime, !runtimes.contains(where: { $0 === runtime }) { runtimes.append(runtime) }
       }
-      for runtime in runtimes { runtime.runUntilIdle() }
+      // Held while they are resumed: a background drain must not run the first before the last is resumed.
+      for runtime in runtimes { runtime.hold() }
+      for entry in woken {
+        entry.runtime?.taskUnblocked()
+        entry.continuation.resume()
+      }
+      for runtime in runtimes { runtime.release() }
+      await settle(runtimes + known.filter { known in !runtimes.contains { $0 === known } })
     }
     lock.withLock { if _now < deadline { _now = deadline } }
   }
@@ -170,15 +184,23 @@ public final class TestClock: Clock, @unchecked Sendable {
     }
   }
 
-  /// Lets effects that are about to sleep register before time moves.
-  private func runKnownRuntimes() {
-    let runtimes = lock.withLock {
-      waiting.values.compactMap(\.runtime).reduce(into: [TestRuntime]()) { result, runtime in
-        if !result.contains(where: { $0 === runtime }) { result.append(runtime) }
-      }
+  /// The runtimes whose effects may sleep on this clock: those of its sleepers and those of the current test's stores.
+  private func knownRuntimes() -> [TestRuntime] {
+    var runtimes: [TestRuntime] = []
+    func add(_ runtime: TestRuntime) {
+      if !runtimes.contains(where: { $0 === runtime }) { runtimes.append(runtime) }
     }
-    for runtime in runtimes { runtime.runUntilIdle() }
-    if let current = TestRuntime.current, !runtimes.contains(where: { $0 === current }) { current.runUntilIdle() }
+    lock.withLock { for entry in waiting.values { entry.runtime.map(add) } }
+    TestRuntimes.ofCurrentTest.forEach(add)
+    return runtimes
+  }
+
+  /// Lets the effects of `runtimes` that are about to sleep register before time moves. From inside an effect (a
+  /// test double that advances the clock), its own runtime is running that effect: it only runs what is queued.
+  private func settle(_ runtimes: [TestRuntime]) async {
+    let current = TestRuntime.current
+    for runtime in runtimes where runtime !== current { await runtime.settle() }
+    current?.runUntilIdle()
   }
 
   /// A binary min-heap ordered by (deadline, sequence).

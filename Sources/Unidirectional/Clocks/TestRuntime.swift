@@ -171,6 +171,56 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
     waiter?.resume(returning: false)
   }
 
+  /// Runs jobs until every tracked task is suspended on something only the test can resume (a ``TestClock``
+  /// sleep), or is waiting for something outside the test (real I/O): what a ``TestClock`` does before it moves
+  /// time, so that no effect is still on its way to a sleep.
+  ///
+  /// A task that is neither runnable here nor blocked on a test clock may be on the main actor: in an Xcode 26 app
+  /// target an effect that reads its reducer's `@Dependency var clock` hops there before it sleeps. The main actor
+  /// runs its jobs in order, so a job queued on it now runs after that hop; once it has run, the task is back here
+  /// (or really waiting elsewhere). Each round is one such round trip, bounded by `timeout` in case nothing serves
+  /// the main actor; a round that brings no work back ends the wait.
+  package func settle(timeout: Duration = .seconds(1)) async {
+    hold()
+    defer { release() }
+    for _ in 0..<1_000 {
+      runUntilIdle()
+      if isQuiescent { return }
+      guard await waitForMainActor(timeout: timeout) else { return }
+    }
+  }
+
+  /// Suspends until a job is enqueued here, or the main actor has run what was queued on it before this call, or
+  /// `timeout` passes. Returns whether work is waiting here.
+  private func waitForMainActor(timeout: Duration) async -> Bool {
+    let token = lock.withLock {
+      defer { nextWaiter += 1 }
+      return nextWaiter
+    }
+    let flush = Task { @MainActor [weak self] in self?.wakeWaiter(token) }
+    let timer = Task.detached { [weak self] in
+      do {
+        try await ContinuousClock().sleep(for: timeout)
+      } catch {
+        return
+      }
+      self?.wakeWaiter(token)
+    }
+    defer {
+      flush.cancel()
+      timer.cancel()
+    }
+    let workArrived = await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
+      let resumeNow = lock.withLock {
+        if head < jobs.count { return true }
+        waiters[token] = continuation
+        return false
+      }
+      if resumeNow { continuation.resume(returning: true) }
+    }
+    return workArrived || !isIdle
+  }
+
   func taskStarted() { lock.withLock { liveTasks += 1 } }
   func taskFinished() { lock.withLock { liveTasks -= 1 } }
   func taskBlocked() { lock.withLock { blockedTasks += 1 } }

@@ -1,12 +1,5 @@
 import Foundation
 
-/// Identifies the test a test process is running, so that each test has its own shared state. The testing module
-/// provides it; the core finds it by name at run time, since it must not link the testing libraries.
-package protocol TestScopeProviding: SendableMetatype {
-  /// The running test (and test case), or nil outside any test.
-  static var currentTestScope: AnyHashable? { get }
-}
-
 /// Where shared values with a persistence key live: one scope per process, and in a test process one per test, so
 /// that tests running in parallel never see each other's `.inMemory`, `.fileStorage` or `.appStorage` values, while
 /// a test and the stores it makes share theirs (as swift-sharing quarantines each test).
@@ -25,9 +18,7 @@ final class SharingScope: @unchecked Sendable {
 
   /// The scope of the running test, or the process's scope.
   static var current: SharingScope {
-    guard DependencyContext.detected == .test, let provider, let test = provider() else {
-      return process
-    }
+    guard let test = CurrentTest.id else { return process }
     return tests.withLock { scopes in
       if let scope = scopes[test] { return scope }
       let scope = SharingScope(userDefaults: temporaryDefaults())
@@ -55,14 +46,6 @@ final class SharingScope: @unchecked Sendable {
   private static let process = SharingScope(
     userDefaults: DependencyContext.detected == .live ? .standard : temporaryDefaults())
   private static let tests = LockIsolated<[AnyHashable: SharingScope]>([:])
-  /// `UnidirectionalTesting.TestScopeProvider`, when the testing module is linked.
-  private static let provider: (@Sendable () -> AnyHashable?)? = {
-    guard let type = _typeByName(testScopeProviderName) as? any TestScopeProviding.Type else { return nil }
-    return { type.currentTestScope }
-  }()
-
-  /// The mangled name of `UnidirectionalTesting.TestScopeProvider` (a test checks it).
-  package static let testScopeProviderName = "21UnidirectionalTesting17TestScopeProviderV"
 
   private static func temporaryDefaults() -> UserDefaults {
     let suite = "unidirectional.sharing.\(UUID().uuidString)"

@@ -65,7 +65,7 @@ import Testing
   }
 
   @Test func theCoreFindsTheTestScopeProviderByItsMangledName() {
-    #expect(_mangledTypeName(TestScopeProvider.self) == SharingScope.testScopeProviderName)
+    #expect(_mangledTypeName(TestScopeProvider.self) == CurrentTest.testScopeProviderName)
   }
 
   // MARK: Defaults
