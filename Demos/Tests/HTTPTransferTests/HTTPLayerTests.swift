@@ -57,6 +57,17 @@ final class HTTPLayerTests: XCTestCase {
     XCTAssertThrowsError(try parse("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"))
   }
 
+  /// A chunk size is hex digits only. `Int(_:radix: 16)` also takes a sign: "-1" made the decoder's index arithmetic
+  /// trap (SIGILL, the whole client process), "+1" and "-0" passed as sizes.
+  func testASignedChunkSizeIsATypedErrorNotATrap() {
+    for size in ["-1", "+1", "-0", "+0", " -1", "-7fffffffffffff"] {
+      let response = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\(size)\r\n"
+      XCTAssertThrowsError(try parse(response), size.debugDescription) { error in
+        XCTAssertEqual(error as? ImageUploadError, .invalidResponse("an invalid chunk size"), size.debugDescription)
+      }
+    }
+  }
+
   func testABodyUntilTheConnectionClosesAndBodilessResponses() throws {
     XCTAssertEqual(try parse("HTTP/1.0 200 OK\r\n\r\nabc").1, .incomplete)
     XCTAssertEqual(try parse("HTTP/1.0 200 OK\r\n\r\nabc", atEnd: true).1, .complete(Data("abc".utf8)))

@@ -185,7 +185,9 @@ struct HTTPResponseParser {
     while true {
       guard let sizeLine = line() else { return nil }
       let hex = sizeLine.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) }
-      guard let hex, !hex.isEmpty, hex.count <= 15, let size = Int(hex, radix: 16) else {
+      // Hex digits only: `Int(_:radix:)` also takes a sign, and a negative size traps in the index arithmetic below.
+      guard let hex, !hex.isEmpty, hex.count <= 15, hex.allSatisfy(\.isASCIIHexDigit), let size = Int(hex, radix: 16)
+      else {
         throw ImageUploadError.invalidResponse("an invalid chunk size")
       }
       if size == 0 {
@@ -210,4 +212,5 @@ struct HTTPResponseParser {
 
 extension Character {
   fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+  fileprivate var isASCIIHexDigit: Bool { isASCIIDigit || ("a"..."f").contains(self) || ("A"..."F").contains(self) }
 }
