@@ -36,7 +36,12 @@ struct HTTPResponseParser {
 
   let requestMethod: String
   let maxBodyBytes: Int
+  /// Received bytes not yet parsed: a head in progress, or a body framed by length or by the connection's end.
   private var buffer = Data()
+  /// A chunked body is decoded as it arrives instead of kept in `buffer`.
+  private var chunked: ChunkedBodyDecoder?
+  /// The bytes received after the final head.
+  private var bodyBytesReceived = 0
   private(set) var informational: [HTTPTransferResponse.Informational] = []
   private(set) var finalHead: Head?
   private(set) var framing: Framing = .none
@@ -46,8 +51,16 @@ struct HTTPResponseParser {
     self.maxBodyBytes = maxBodyBytes
   }
 
-  /// Adds received bytes and parses every head they complete.
+  /// Adds received bytes and parses every head they complete, and what they bring of a chunked body.
   mutating func consume(_ bytes: Data) throws {
+    if finalHead != nil {
+      bodyBytesReceived += bytes.count
+      try checkBodySize()
+      if chunked != nil {
+        try chunked?.feed(bytes)
+        return
+      }
+    }
     buffer.append(bytes)
     while finalHead == nil {
       guard let (headEnd, bodyStart) = Self.endOfHead(in: buffer) else {
@@ -66,14 +79,29 @@ struct HTTPResponseParser {
       default:
         finalHead = head
         framing = try Self.framing(of: head, requestMethod: requestMethod)
+        // The bytes after the head are the body's first ones.
+        bodyBytesReceived = buffer.count
+        try checkBodySize()
+        if framing == .chunked {
+          var decoder = ChunkedBodyDecoder(maxBodyBytes: maxBodyBytes)
+          try decoder.feed(buffer)
+          chunked = decoder
+          buffer = Data()
+        }
       }
     }
+  }
+
+  /// The bytes of a chunked body decoding has looked at: its length on the wire, however the reads cut it.
+  var chunkedBytesScanned: Int { chunked?.scannedBytes ?? 0 }
+
+  private func checkBodySize() throws {
     switch framing {
     case let .length(length) where length > maxBodyBytes:
       throw ImageUploadError.invalidResponse("the response body is larger than \(maxBodyBytes) bytes")
     case .chunked, .untilClose:
       // Chunk framing adds a few bytes per chunk; anything far beyond the limit is too large whatever it holds.
-      if buffer.count > maxBodyBytes + 64 * 1024 {
+      if bodyBytesReceived > maxBodyBytes + 64 * 1024 {
         throw ImageUploadError.invalidResponse("the response body is larger than \(maxBodyBytes) bytes")
       }
     default:
@@ -99,7 +127,7 @@ struct HTTPResponseParser {
     case .untilClose:
       return atEndOfStream ? .complete(buffer) : .incomplete
     case .chunked:
-      if let data = try Self.dechunk(buffer, maxBodyBytes: maxBodyBytes) { return .complete(data) }
+      if let data = chunked?.body { return .complete(data) }
       if atEndOfStream { throw ImageUploadError.invalidResponse("the chunked response body ended early") }
       return .incomplete
     }
@@ -168,49 +196,8 @@ struct HTTPResponseParser {
     }
     return .untilClose
   }
-
-  // MARK: Chunked
-
-  /// The decoded body if `data` holds a whole chunked body (through the last chunk and trailers), else nil.
-  private static func dechunk(_ data: Data, maxBodyBytes: Int) throws -> Data? {
-    var body = Data()
-    var index = data.startIndex
-    func line() -> Substring? {
-      guard let newline = data[index...].firstIndex(of: 0x0A) else { return nil }
-      var text = Substring(String(decoding: data[index..<newline], as: UTF8.self))
-      if text.hasSuffix("\r") { text = text.dropLast() }
-      index = data.index(after: newline)
-      return text
-    }
-    while true {
-      guard let sizeLine = line() else { return nil }
-      let hex = sizeLine.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) }
-      // Hex digits only: `Int(_:radix:)` also takes a sign, and a negative size traps in the index arithmetic below.
-      guard let hex, !hex.isEmpty, hex.count <= 15, hex.allSatisfy(\.isASCIIHexDigit), let size = Int(hex, radix: 16)
-      else {
-        throw ImageUploadError.invalidResponse("an invalid chunk size")
-      }
-      if size == 0 {
-        // Trailer fields, up to an empty line.
-        while true {
-          guard let trailer = line() else { return nil }
-          if trailer.isEmpty { return body }
-        }
-      }
-      guard body.count + size <= maxBodyBytes else {
-        throw ImageUploadError.invalidResponse("the response body is larger than \(maxBodyBytes) bytes")
-      }
-      guard data.distance(from: index, to: data.endIndex) >= size else { return nil }
-      let end = data.index(index, offsetBy: size)
-      body.append(data[index..<end])
-      index = end
-      guard let terminator = line() else { return nil }
-      guard terminator.isEmpty else { throw ImageUploadError.invalidResponse("a chunk without its CRLF") }
-    }
-  }
 }
 
 extension Character {
   fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
-  fileprivate var isASCIIHexDigit: Bool { isASCIIDigit || ("a"..."f").contains(self) || ("A"..."F").contains(self) }
 }
