@@ -112,7 +112,9 @@ public final class InspectorLive: InspectorModel, @unchecked Sendable {
   }
 
   public func steps(from: Int, count: Int, filter: String?) -> InspectorStepPage {
-    condition.withLock {
+    // A negative count or offset would trap in `prefix`/`dropFirst`.
+    let (from, count) = (max(0, from), max(0, count))
+    return condition.withLock {
       let kept = history.lazy.map(\.summary)
       guard let filter = filter?.lowercased() else {
         let start = max(0, from - forgotten)

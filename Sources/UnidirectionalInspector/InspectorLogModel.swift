@@ -78,11 +78,12 @@ where R.State: Codable, R.Action: Decodable {
   }
 
   public func steps(from: Int, count: Int, filter: String?) -> InspectorStepPage {
+    // `from` and `count` come from the page's query: no sum of them may overflow (Int.max once killed the server).
+    let (from, count) = (max(0, from), max(0, count))
     guard let filter else {
-      let first = from + 1
-      let last = min(index.stepCount, from + count)
-      let steps = first <= last ? (first...last).map { index.summary(of: $0) } : []
-      return InspectorStepPage(steps: steps, total: index.stepCount)
+      guard from < index.stepCount, count > 0 else { return InspectorStepPage(steps: [], total: index.stepCount) }
+      let last = from + min(count, index.stepCount - from)
+      return InspectorStepPage(steps: (from + 1...last).map { index.summary(of: $0) }, total: index.stepCount)
     }
     let matches = index.steps(matching: filter)
     let window = matches.dropFirst(from).prefix(count)

@@ -62,6 +62,39 @@ final class InspectorServerTests: XCTestCase {
     XCTAssertThrowsError(try model.step(2_502))
   }
 
+  /// `from` and `count` come from the page's query. Before, `from=9223372036854775807` overflowed `from + 1` in the
+  /// log model and killed `demo inspect`; a window at or past the end is now empty, one that runs past it is cut.
+  func testAStepWindowAtOrPastTheEndIsEmptyWhateverItsNumbers() throws {
+    let model = try model(lines: 3)
+    let server = try InspectorServer(model: model)
+    defer { server.stop() }
+    let host = "127.0.0.1:\(server.port)"
+    for (from, count) in [
+      (Int.max, 100), (Int.max - 1, 500), (Int.max - 499, 500), (Int.max, Int.max), (4, Int.max), (3, Int.max),
+    ] {
+      let answer = try get(server, "/api/steps?token=\(server.token)&from=\(from)&count=\(count)", host: host)
+      XCTAssertEqual(answer.status, 200, "from \(from), count \(count): \(answer.body)")
+      let page = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any])
+      let numbers = try XCTUnwrap(page["steps"] as? [[String: Any]]).map { $0["n"] as? Int }
+      XCTAssertEqual(numbers, from == 3 ? [4] : [], "from \(from), count \(count): \(answer.body)")
+      XCTAssertEqual(page["total"] as? Int, 4)
+    }
+    for (from, count) in [(Int.max, Int.max), (Int.max - 1, 2), (Int.min, Int.min), (-1, 2), (0, Int.max)] {
+      let all = from <= 0 && count > 0
+      XCTAssertEqual(
+        model.steps(from: from, count: count, filter: nil).steps.map(\.n), all ? Array(1...min(4, count)) : [],
+        "from \(from), count \(count)")
+      XCTAssertEqual(
+        model.steps(from: from, count: count, filter: "increment").steps.map(\.n), all ? Array(1...min(3, count)) : [],
+        "filtered, from \(from), count \(count)")
+    }
+    let live = InspectorLive(feature: "Counter")
+    for (from, count) in [(Int.min, Int.min), (-1, -1), (Int.max, Int.max)] {
+      XCTAssertEqual(live.steps(from: from, count: count, filter: nil).steps, [], "live, from \(from)")
+      XCTAssertEqual(live.steps(from: from, count: count, filter: "x").steps, [], "live, filtered, from \(from)")
+    }
+  }
+
   func testAFullLiveBufferDropsAndCountsActionsAndTheStoreGoesOn() throws {
     let live = InspectorLive(feature: "Counter")
     let store = Store(initialState: Counter.State(), observers: [live.observer(for: Counter.self, bufferLimit: 10)]) {
