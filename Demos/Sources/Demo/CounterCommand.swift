@@ -108,7 +108,9 @@ struct TimerCounter: Reducer {
         }
       }
     case .tick:
-      state.count += tickSize
+      // Replayed logs are anyone's input: a count at the end of Int's range stays there instead of trapping.
+      let (sum, overflow) = state.count.addingReportingOverflow(tickSize)
+      state.count = overflow ? (tickSize < 0 ? .min : .max) : sum
       state.isRunning = state.count < state.target
       return .none
     }

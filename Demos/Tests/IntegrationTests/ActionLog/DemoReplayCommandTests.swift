@@ -193,6 +193,38 @@ final class DemoReplayCommandTests: XCTestCase {
     }
   }
 
+  /// A log is anyone's input: before, a counter at Int.max followed by a tick trapped in the demo's reducer and
+  /// killed `demo replay` and `demo inspect`. The count now stays at Int.max (the counter stops there).
+  func testACounterAtIntMaxThenATickReplaysAndInspectsWithoutATrap() async throws {
+    let log = file("at-the-limit.jsonl")
+    let lines = [
+      #"{"format":"unidirectional-action-log","version":1,"feature":"TimerCounter","#
+        + #""initialState":{"count":9223372036854775807,"target":3,"isRunning":true}}"#,
+      #"{"seq":1,"origin":"received","time":0.1,"action":{"tick":{}}}"#,
+    ]
+    try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: log)
+    for changed in [[], ["--changed-counter"]] {
+      let replayed = try runDemo(["replay"] + changed + [log.path])
+      XCTAssertEqual(replayed.status, 0, "\(changed): \(replayed.errors)")
+      XCTAssertTrue(replayed.output.contains("-   isRunning: true\n+   isRunning: false\n"), replayed.output)
+      XCTAssertFalse(replayed.output.contains("count: -"), "no wrap to Int.min: \(replayed.output)")
+      XCTAssertTrue(replayed.output.contains("    count: 9223372036854775807,\n"), replayed.output)
+      XCTAssertTrue(replayed.output.hasSuffix("done: 1 steps replayed; the log has no fingerprints to verify\n"))
+    }
+
+    let (_, url) = try startInspector(["inspect", log.path], in: folder)
+    var components = try XCTUnwrap(URLComponents(url: url, resolvingAgainstBaseURL: false))
+    let token = try XCTUnwrap(components.queryItems?.first { $0.name == "token" }?.value)
+    components.path = "/api/step"
+    components.queryItems = [URLQueryItem(name: "token", value: token), URLQueryItem(name: "n", value: "1")]
+    let step = try await LoopbackHTTP.send("GET", try XCTUnwrap(components.url))
+    XCTAssertEqual(step.status, 200, String(decoding: step.body, as: UTF8.self))
+    XCTAssertTrue(String(decoding: step.body, as: UTF8.self).contains("count: 9223372036854775807"))
+    components.path = "/api/info"
+    let info = try await LoopbackHTTP.send("GET", try XCTUnwrap(components.url))
+    XCTAssertEqual(info.status, 200, "still serving")
+  }
+
   // MARK: Running the demo
 
   /// A file in the test's folder.
