@@ -10,6 +10,8 @@ public enum InspectorError: Error, Sendable, Equatable, CustomStringConvertible 
   case cannotListen(reason: String)
   /// The log could not be opened or read.
   case cannotRead(path: String, reason: String)
+  /// The log has more action lines than the inspector indexes (its index keeps 12 bytes per line).
+  case tooManyLines(path: String, limit: Int)
   /// A step that is not in the log (or no longer kept, in a live run).
   case noSuchStep(Int)
   /// The step could not be replayed or shown.
@@ -21,6 +23,8 @@ public enum InspectorError: Error, Sendable, Equatable, CustomStringConvertible 
     switch self {
     case let .cannotListen(reason): "cannot listen on 127.0.0.1: \(reason)"
     case let .cannotRead(path, reason): "cannot read \(path): \(reason)"
+    case let .tooManyLines(path, limit):
+      "cannot read \(path): more than \(limit) action lines, the most the inspector indexes"
     case let .noSuchStep(number): "there is no step \(number)"
     case let .cannotShow(step, reason): "cannot show step \(step): \(reason)"
     case .noTimeline: "no effect timeline: open the log with its trace (--trace FILE)"

@@ -10,6 +10,10 @@ import Foundation
 /// of the step list is read without scanning the file again (a 1,000,000-line log indexes in a fraction of a
 /// second) and the list filters by name without parsing a line.
 ///
+/// The index keeps 12 bytes per line (its offset and its name's number), so it takes at most ``standardMaxSteps``
+/// action lines: the lines are counted first, and a longer file is refused before anything is kept (a 100 MB file
+/// of empty lines once grew the index to 1.42 GB).
+///
 /// ```swift
 /// let index = try InspectorLogIndex(url: logURL)
 /// index.stepCount                        // action lines after the header
@@ -17,6 +21,10 @@ import Foundation
 /// index.steps(matching: "tick")          // [2, 3, …]
 /// ```
 final class InspectorLogIndex: @unchecked Sendable {
+  /// The most action lines indexed: ~120 MB of index; as many as the effect timeline's actions
+  /// (``InspectorTrace/Limits/standard``).
+  static let standardMaxSteps = 10_000_000
+
   /// How many action lines follow the header.
   let stepCount: Int
 
@@ -30,8 +38,8 @@ final class InspectorLogIndex: @unchecked Sendable {
   private let lock = NSLock()
   private var lastFilter: (text: String, steps: [Int32])?
 
-  /// Maps the file at `url` and indexes it.
-  init(url: URL) throws(InspectorError) {
+  /// Maps the file at `url` and indexes it; a file of more than `maxSteps` action lines is refused.
+  init(url: URL, maxSteps: Int = standardMaxSteps) throws(InspectorError) {
     let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw .cannotRead(path: url.path, reason: InspectorError.systemReason) }
     defer { _ = close(descriptor) }
@@ -47,8 +55,15 @@ final class InspectorLogIndex: @unchecked Sendable {
     }
     base = mapped
     let bytes = UnsafeRawBufferPointer(start: mapped, count: length)
+    let lineCount = Self.lineCount(mapped, length: length)
+    guard lineCount - 1 <= maxSteps else {
+      munmap(mapped, length)
+      throw .tooManyLines(path: url.path, limit: maxSteps)
+    }
     var starts: [Int] = [0]
     var ids: [Int32] = []
+    starts.reserveCapacity(lineCount + 1)
+    ids.reserveCapacity(lineCount - 1)
     var idsByName: [String: Int32] = [:]
     var names: [String] = []
     var position = 0
@@ -76,6 +91,17 @@ final class InspectorLogIndex: @unchecked Sendable {
 
   deinit {
     if let base { munmap(base, length) }
+  }
+
+  /// The lines in the `length` bytes at `base` (the last one may lack its newline).
+  private static func lineCount(_ base: UnsafeMutableRawPointer, length: Int) -> Int {
+    var count = 0
+    var position = 0
+    while position < length, let newline = memchr(base + position, 0x0A, length - position) {
+      count += 1
+      position = base.distance(to: newline) + 1
+    }
+    return position < length ? count + 1 : count
   }
 
   /// The bytes of step `number`'s line (0: the header), without its newline.
