@@ -36,7 +36,8 @@ Endpoints
 ``POST /presigned-urls`` (bearer)
     Body ``{"items": [{"filename": "<uuid>.jpg", "contentType": "image/jpeg",
     "mediaType": "profile"}]}`` (1..10 items; mediaType in profile/archive/model;
-    at most 64 KiB, a larger body -> 413 before it is read).
+    at most 64 KiB, a larger body -> 413: up to 1 MiB read to its end first, so that a client still sending reads
+    the refusal rather than a reset; a larger one refused at once, before it is read when its Content-Length says so).
     200 ``{"items": [{"mediaID", "uploadURL", "contentType", "key"}]}`` in
     request order. The client must PUT the bytes to ``uploadURL`` with exactly
     that ``Content-Type`` header and no ``Authorization`` header.
@@ -79,8 +80,12 @@ log = logging.getLogger("backend")
 
 MEDIA_TYPES = ("archive", "model", "profile")
 MAX_ITEMS = 10
-# Ten items of a few hundred bytes each fit many times over; a larger body is refused before it is read.
+# Ten items of a few hundred bytes each fit many times over; a larger body is refused (see _read_small_body).
 MAX_PRESIGN_BODY_BYTES = 64 * 1024
+# A refused small-body request up to this size is read (and dropped) to its end before the refusal: a connection
+# closed with unread bytes is reset, and a client still sending — or the round-robin proxy in front — may then lose
+# the 413 it was sent. A larger body is refused at once, reset or not.
+REFUSED_BODY_DRAIN_BYTES = 1 << 20
 CONTENT_TYPE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$")
 
 settings = Settings()
@@ -192,17 +197,24 @@ def _validate_presign_body(body: Any) -> list[dict[str, str]]:
 
 
 async def _read_small_body(request: Request, limit: int) -> bytes:
-    """The request body, refused with 413 as soon as it is known to exceed ``limit`` bytes: a declared
-    Content-Length before anything is read, a chunked body once the bytes read pass the limit."""
+    """The request body, refused with 413 when it exceeds ``limit`` bytes. A body of at most
+    ``REFUSED_BODY_DRAIN_BYTES`` is read to its end first (keeping no more than ``limit`` bytes), so the connection
+    closes cleanly after the refusal; a larger one is refused as soon as that is known: a declared Content-Length
+    before anything is read, a chunked body once the bytes read pass the bound."""
     too_large = APIError(413, f"request body too large (limit {limit} bytes)")
     declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
+    if declared is not None and declared.isdigit() and int(declared) > REFUSED_BODY_DRAIN_BYTES:
         raise too_large
     body = bytearray()
+    received = 0
     async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
+        received += len(chunk)
+        if received > REFUSED_BODY_DRAIN_BYTES:
             raise too_large
+        if received <= limit:
+            body += chunk
+    if received > limit:
+        raise too_large
     return bytes(body)
 
 

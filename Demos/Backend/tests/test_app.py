@@ -229,6 +229,23 @@ def test_presign_refuses_a_large_chunked_body(http, stack):
     assert r.json() == {"message": "request body too large (limit 65536 bytes)"}
 
 
+def test_presign_refuses_a_chunked_body_past_the_drain_bound_without_waiting_for_its_end(stack):
+    # Over 1 MiB of chunks and no last chunk: a refusal that waited for the body's end would never come (the read
+    # times out after 5 s of silence with nothing). The rest of the body is not read, so a reset may replace the 413.
+    head = (
+        f"POST /presigned-urls HTTP/1.1\r\nAuthorization: Bearer {stack.token}\r\n"
+        "Content-Type: application/json\r\nTransfer-Encoding: chunked"
+    )
+    chunk = b"a" * 65536
+    started = time.monotonic()
+    try:
+        answer = _raw_request(stack, head, (b"10000\r\n" + chunk + b"\r\n") * 17)
+    except ConnectionError:
+        answer = b"(reset)"
+    assert answer.startswith(b"HTTP/1.1 413 ") or answer == b"(reset)", answer[:200]
+    assert time.monotonic() - started < 4, "refused without waiting for the body's end"
+
+
 def test_a_client_hanging_up_mid_upload_is_one_log_line_not_a_traceback(stack):
     before = snapshot(stack)
     log_start = stack.log_path.stat().st_size
