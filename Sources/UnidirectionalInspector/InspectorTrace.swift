@@ -121,7 +121,7 @@ public final class InspectorTrace: Sendable {
     }
   }
 
-  /// The file's bytes (mapped): a regular file of at most `limit` bytes.
+  /// The file's bytes (mapped): a regular file of at most `limit` bytes; none for an empty one.
   private static func read(_ url: URL, limit: Int) throws(InspectorTraceError) -> Data {
     let attributes: [FileAttributeKey: Any]
     do {
@@ -134,6 +134,8 @@ public final class InspectorTrace: Sendable {
     }
     let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
     guard size <= limit else { throw .tooLarge(path: url.path, reason: "\(size) bytes (at most \(limit))") }
+    // Not read at all: Foundation on Linux keeps 4 KiB for each `Data(contentsOf:)` of an empty file.
+    guard size > 0 else { return Data() }
     do {
       return try Data(contentsOf: url, options: .alwaysMapped)
     } catch {

@@ -149,6 +149,38 @@ final class InspectorTraceTests: XCTestCase {
     }
   }
 
+  /// Foundation on Linux keeps 4 KiB for every `Data(contentsOf:)` of an empty file, mapped or not: an empty trace
+  /// is no longer read at all. It is still the typed "the file is empty" error, every time.
+  func testAnEmptyTraceIsTheEmptyFileErrorAndOpeningItKeepsNoMemory() throws {
+    let url = try write("")
+    let expected = InspectorTraceError.malformed(path: url.path, offset: 0, reason: "the file is empty")
+    #if os(Linux)
+      let before = try residentKiB()
+    #endif
+    var outcomes: [String: Int] = [:]
+    for _ in 0..<5_000 {
+      do {
+        _ = try InspectorTrace(contentsOf: url)
+        outcomes["opened", default: 0] += 1
+      } catch {
+        outcomes[error == expected ? "expected" : "\(error)", default: 0] += 1
+      }
+    }
+    XCTAssertEqual(outcomes, ["expected": 5_000])
+    #if os(Linux)
+      XCTAssertLessThan(try residentKiB() - before, 8_000, "5,000 opens kept 4 KiB each (20,000 KiB) before")
+    #endif
+  }
+
+  #if os(Linux)
+    /// This process's resident memory, from `/proc/self/statm`.
+    private func residentKiB() throws -> Int {
+      let fields = try String(contentsOfFile: "/proc/self/statm", encoding: .utf8).split(separator: " ")
+      let pages = try XCTUnwrap(fields.count > 1 ? Int(fields[1]) : nil, "statm: \(fields)")
+      return pages * sysconf(Int32(_SC_PAGESIZE)) / 1024
+    }
+  #endif
+
   func testHostileStringsArriveAsTheTextTheyEncodeAndLongOnesAreCut() throws {
     let markup = #"<script>alert(1)</script><img src=x onerror=\"alert(2)\">"#
     let escapes = #"\u0000\u001b[31m\ud83d\ude00\ud800 \"'`"#
