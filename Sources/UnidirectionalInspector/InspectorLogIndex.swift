@@ -106,7 +106,7 @@ final class InspectorLogIndex: @unchecked Sendable {
 
   /// The bytes of step `number`'s line (0: the header), without its newline.
   func line(_ number: Int) -> UnsafeRawBufferPointer {
-    guard let base, number >= 0, number + 1 < lineStarts.count else {
+    guard let base, number >= 0, number < lineStarts.count - 1 else {
       return UnsafeRawBufferPointer(start: nil, count: 0)
     }
     let start = lineStarts[number]

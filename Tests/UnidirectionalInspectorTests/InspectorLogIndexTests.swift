@@ -55,4 +55,17 @@ final class InspectorLogIndexTests: XCTestCase {
     let url = try write("unterminated.jsonl", cases[1].1)
     XCTAssertEqual(try InspectorLogIndex(url: url, maxSteps: 50_000).summary(of: 50_000).name, "tick")
   }
+
+  /// Any step number is answered, the ones outside the log with an empty line and a "?" row: `line` once computed
+  /// `number + 1`, which overflows for Int.max.
+  func testAStepNumberOutsideTheLogIsAnEmptyRowWhateverItsValue() throws {
+    let action = #"{"seq":1,"origin":"sent","time":2.5,"action":{"tick":{}}}"#
+    let index = try InspectorLogIndex(url: try write("one.jsonl", Data((Self.header + "\n" + action + "\n").utf8)))
+    XCTAssertEqual(index.summary(of: 1), InspectorStepSummary(n: 1, name: "tick", origin: "sent", time: 2.5))
+    XCTAssertEqual(index.line(0).count, Self.header.utf8.count)
+    for number in [Int.max, Int.max - 1, 2, -1, Int.min] {
+      XCTAssertEqual(index.line(number).count, 0, "\(number)")
+      XCTAssertEqual(index.summary(of: number), InspectorStepSummary(n: number, name: "?", origin: "?", time: 0))
+    }
+  }
 }
