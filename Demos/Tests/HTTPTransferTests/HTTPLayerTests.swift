@@ -68,6 +68,32 @@ final class HTTPLayerTests: XCTestCase {
     }
   }
 
+  /// A head arriving a byte at a time is searched for its end once, not from its start after every read (which
+  /// is quadratic up to the 64 KiB head limit); every way of cutting a head still finds its end.
+  func testAHeadReadAByteAtATimeIsSearchedOnce() throws {
+    let head =
+      "HTTP/1.1 200 OK\r\n" + String(repeating: "X-Padding: abcdefghijklmnopqrstuvwxyz\r\n", count: 200) + "\r\n"
+    var parser = HTTPResponseParser(requestMethod: "GET", maxBodyBytes: 100)
+    for byte in Data((head + "ok").utf8) { try parser.consume(Data([byte])) }
+    XCTAssertEqual(parser.finalHead?.status, 200)
+    XCTAssertEqual(try parser.body(atEndOfStream: true), .complete(Data("ok".utf8)))
+    XCTAssertLessThanOrEqual(parser.headBytesScanned, 3 * head.utf8.count, "each byte about once (\(head.utf8.count))")
+
+    for response in ["HTTP/1.1 204 No Content\r\nA: b\r\n\r\n", "HTTP/1.1 204 No Content\nA: b\n\n"] {
+      let bytes = Data(response.utf8)
+      for cut in 0...bytes.count {
+        for second in cut...bytes.count {
+          var parser = HTTPResponseParser(requestMethod: "GET", maxBodyBytes: 100)
+          try parser.consume(bytes[0..<cut])
+          try parser.consume(bytes[cut..<second])
+          XCTAssertEqual(parser.finalHead == nil, second < bytes.count, "\(response.debugDescription) \(cut) \(second)")
+          try parser.consume(bytes[second...])
+          XCTAssertEqual(parser.finalHead?.headers["A"], "b", "\(response.debugDescription) cut at \(cut), \(second)")
+        }
+      }
+    }
+  }
+
   func testABodyUntilTheConnectionClosesAndBodilessResponses() throws {
     XCTAssertEqual(try parse("HTTP/1.0 200 OK\r\n\r\nabc").1, .incomplete)
     XCTAssertEqual(try parse("HTTP/1.0 200 OK\r\n\r\nabc", atEnd: true).1, .complete(Data("abc".utf8)))

@@ -42,6 +42,11 @@ struct HTTPResponseParser {
   private var chunked: ChunkedBodyDecoder?
   /// The bytes received after the final head.
   private var bodyBytesReceived = 0
+  /// Where in `buffer` the search for a head's end resumes: each read's bytes are searched once, not the whole head
+  /// again (a server sending its head a byte at a time would make that quadratic).
+  private var headSearchStart = 0
+  /// The bytes the searches for heads' ends have gone through (tests hold them to the head's length).
+  private(set) var headBytesScanned = 0
   private(set) var informational: [HTTPTransferResponse.Informational] = []
   private(set) var finalHead: Head?
   private(set) var framing: Framing = .none
@@ -63,14 +68,18 @@ struct HTTPResponseParser {
     }
     buffer.append(bytes)
     while finalHead == nil {
-      guard let (headEnd, bodyStart) = Self.endOfHead(in: buffer) else {
+      headBytesScanned += buffer.count - headSearchStart
+      guard let (headEnd, bodyStart) = Self.endOfHead(in: buffer, from: buffer.startIndex + headSearchStart) else {
         guard buffer.count <= Self.maxHeadBytes else {
           throw ImageUploadError.invalidResponse("the response head is larger than 64 KiB")
         }
+        // A head's end (LF LF or LF CR LF) that the next bytes complete starts in the last two bytes at the earliest.
+        headSearchStart = max(0, buffer.count - 2)
         return
       }
       let head = try Self.parseHead(buffer[buffer.startIndex..<headEnd])
       buffer = Data(buffer[bodyStart...])
+      headSearchStart = 0
       switch head.status {
       case 101:
         throw ImageUploadError.invalidResponse("the server switched protocols")
@@ -135,9 +144,10 @@ struct HTTPResponseParser {
 
   // MARK: Head
 
-  /// The end of the first head in `data` and where what follows it starts (after `CRLF CRLF`, or `LF LF`).
-  private static func endOfHead(in data: Data) -> (Data.Index, Data.Index)? {
-    var index = data.startIndex
+  /// The end of the first head in `data` and where what follows it starts (after `CRLF CRLF`, or `LF LF`), looking
+  /// from `start` on.
+  private static func endOfHead(in data: Data, from start: Data.Index) -> (Data.Index, Data.Index)? {
+    var index = start
     while let newline = data[index...].firstIndex(of: 0x0A) {
       let next = data.index(after: newline)
       if next < data.endIndex, data[next] == 0x0A { return (newline, data.index(after: next)) }
