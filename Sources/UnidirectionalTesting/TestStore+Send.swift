@@ -5,7 +5,7 @@ extension TestStore {
   // MARK: Sending
 
   /// Sends `action`, asserts the state it produces with `updateStateToExpectedResult`, then runs the effects it
-  /// started until they suspend (on a ``TestClock``, or waiting for something outside the test).
+  /// started until they suspend (on a `TestClock`, or waiting for something outside the test).
   ///
   /// The closure receives the state as of the last assertion; make it match the state after `action`. Omit it
   /// when the action changes nothing.
