@@ -91,7 +91,7 @@ final class CurrentLocation: Sendable {
 /// Process-wide setup done once when the first `TestStore` is made.
 enum TestStoreDefaults {
   private static let installed: Void = {
-    TestScopeProvider.startObservingXCTest()
+    CurrentTestProvider.startObservingXCTest()
     IssueReporter.testFallback = IssueReporter { issue in
       TestReporter.automatic.report(
         TestFailure(message: issue.message, fileID: "Unidirectional", filePath: "Unidirectional", line: 0, column: 0))

@@ -34,7 +34,7 @@ public struct Dependency<Value: Sendable>: Sendable {
   /// The current value of the dependency.
   @inlinable
   public var wrappedValue: Value {
-    if let value = ReduceScope.read(path.keyPath) { return value }
+    if let value = ReducerDependencies.read(path.keyPath) { return value }
     return DependencyValues.current[keyPath: path.keyPath]
   }
 }

@@ -53,7 +53,7 @@ public struct DependencyValues: Sendable {
   /// The values in effect here: the reducer being run by a store, else the innermost `withDependencies` scope or
   /// effect, else the process-wide defaults.
   public static var current: DependencyValues {
-    if let scope = ReduceScope.active { return scope.values }
+    if let scope = ReducerDependencies.active { return scope.values }
     return taskValues ?? root
   }
 

@@ -14,7 +14,7 @@ public func withDependencies<R>(
   var values = DependencyValues.current
   try DependencyValues.configuring { try update(&values) }
   // A reducer's scope would shadow the task-local values, so none is active inside.
-  return try ReduceScope.with(nil) {
+  return try ReducerDependencies.with(nil) {
     try DependencyValues.$taskValues.withValue(values, operation: operation)
   }
 }

@@ -36,7 +36,7 @@ struct CancelID: Hashable, @unchecked Sendable {
   /// that id (as in TCA), while a child's never reaches its parent's or a sibling's. The id of a whole scope is
   /// registered as itself only.
   var registrationKeys: [CancelID] {
-    if namespace.isEmpty || type == ObjectIdentifier(ScopeNamespace.self) { return [self] }
+    if namespace.isEmpty || type == ObjectIdentifier(CancellationNamespace.self) { return [self] }
     var keys = [self]
     var enclosing = self
     while !enclosing.namespace.isEmpty {
@@ -65,21 +65,21 @@ extension Effect {
 
   /// Namespaces every cancellation id in this effect, then makes the whole effect cancellable by the namespace.
   ///
-  /// The namespace is made only for an effect that does something: navigation reducers scope every child effect,
+  /// The namespace is made only for an effect that does something: navigation reducers namespace every child effect,
   /// and a namespace (a key path and an id, boxed as `AnyHashable`) cost a child action ~4,700 instructions.
   @usableFromInline
-  func scoped(by namespace: @autoclosure () -> AnyHashable) -> Self {
+  func namespaced(by namespace: @autoclosure () -> AnyHashable) -> Self {
     if isNone { return self }
     let namespace = namespace()
     let inner = namespacingIDs(by: namespace)
     if inner.isNone { return inner }
-    return Self(.cancellable(id: CancelID(ScopeNamespace(namespace)), cancelInFlight: false, inner))
+    return Self(.cancellable(id: CancelID(CancellationNamespace(namespace)), cancelInFlight: false, inner))
   }
 
-  /// An effect that cancels everything started inside `scoped(by: namespace)`.
+  /// An effect that cancels everything started inside `namespaced(by: namespace)`.
   @usableFromInline
-  static func cancelScope(_ namespace: AnyHashable) -> Self {
-    Self(.cancel(CancelID(ScopeNamespace(namespace))))
+  static func cancelNamespace(_ namespace: AnyHashable) -> Self {
+    Self(.cancel(CancelID(CancellationNamespace(namespace))))
   }
 
   private func namespacingIDs(by namespace: AnyHashable) -> Self {
@@ -109,7 +109,7 @@ extension Effect {
 }
 
 /// The cancellation id of everything a scoping reducer (`ifLet`, `forEach`) started for one child.
-struct ScopeNamespace: Hashable, @unchecked Sendable {
+struct CancellationNamespace: Hashable, @unchecked Sendable {
   let value: AnyHashable
   init(_ value: AnyHashable) { self.value = value }
 }

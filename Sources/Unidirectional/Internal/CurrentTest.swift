@@ -1,9 +1,9 @@
 /// Identifies the test a test process is running, so that each test has its own shared state and its own test
 /// runtimes. The testing module provides it; the core finds it by name at run time, since it must not link the
 /// testing libraries.
-package protocol TestScopeProviding: SendableMetatype {
+package protocol CurrentTestProviding: SendableMetatype {
   /// The running test (and test case), or nil outside any test.
-  static var currentTestScope: AnyHashable? { get }
+  static var currentTest: AnyHashable? { get }
 }
 
 /// The test the current task belongs to, in a test process: what keeps parallel tests apart.
@@ -18,12 +18,12 @@ enum CurrentTest {
     return provider()
   }
 
-  /// `UnidirectionalTesting.TestScopeProvider`, when the testing module is linked.
+  /// `UnidirectionalTesting.CurrentTestProvider`, when the testing module is linked.
   private static let provider: (@Sendable () -> AnyHashable?)? = {
-    guard let type = _typeByName(testScopeProviderName) as? any TestScopeProviding.Type else { return nil }
-    return { type.currentTestScope }
+    guard let type = _typeByName(currentTestProviderName) as? any CurrentTestProviding.Type else { return nil }
+    return { type.currentTest }
   }()
 
-  /// The mangled name of `UnidirectionalTesting.TestScopeProvider` (a test checks it).
-  package static let testScopeProviderName = "21UnidirectionalTesting17TestScopeProviderV"
+  /// The mangled name of `UnidirectionalTesting.CurrentTestProvider` (a test checks it).
+  package static let currentTestProviderName = "21UnidirectionalTesting19CurrentTestProviderV"
 }

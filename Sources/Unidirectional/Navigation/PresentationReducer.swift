@@ -124,7 +124,7 @@ public struct PresentationReducer<Base: Reducer, Destination: Reducer>: Reducer 
     guard finalIdentity != presentedID else { return destinationEffect.merge(with: baseEffect) }
     // Dismissed, or replaced by a different child: the child presented before is gone with its effects.
     state[keyPath: toPresentationState].presentedID = finalIdentity
-    let dismissal = presentedID.map { Effect<Base.Action>.cancelScope(namespace($0)) } ?? .none
+    let dismissal = presentedID.map { Effect<Base.Action>.cancelNamespace(namespace($0)) } ?? .none
     return .merge(destinationEffect, baseEffect, dismissal)
   }
 
@@ -167,7 +167,7 @@ public struct PresentationReducer<Base: Reducer, Destination: Reducer>: Reducer 
     }
     return effect.map { embed(.presented($0)) }
       .dismissible { send in send(embed(.dismiss)) }
-      .scoped(by: namespace(identity))
+      .namespaced(by: namespace(identity))
   }
 }
 

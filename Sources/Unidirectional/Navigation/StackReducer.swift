@@ -160,7 +160,7 @@ public struct StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
     state[keyPath: toStackState].mounted = ids
     let remaining = Set(ids)
     let cancellations = mounted.filter { !remaining.contains($0) }.map {
-      Effect<Base.Action>.cancelScope(namespace($0))
+      Effect<Base.Action>.cancelNamespace(namespace($0))
     }
     return .merge([destinationEffect, baseEffect] + cancellations)
   }
@@ -183,6 +183,6 @@ public struct StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
     guard let effect else { return nil }
     return effect.map { embed(.element(id: id, action: $0)) }
       .dismissible { send in send(embed(.popFrom(id: id))) }
-      .scoped(by: namespace(id))
+      .namespaced(by: namespace(id))
   }
 }

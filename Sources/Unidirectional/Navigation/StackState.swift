@@ -103,7 +103,7 @@ public struct StackState<Element> {
   /// An id for a new element: the store's next one, or this stack's own next one outside any store.
   private mutating func makeID() -> StackElementID {
     var id: StackElementID
-    if ReduceScope.active != nil || DependencyValues.taskValues != nil {
+    if ReducerDependencies.active != nil || DependencyValues.taskValues != nil {
       let generator = Dependency(\.stackElementID).wrappedValue
       repeat { id = generator.next() } while elementIDs.contains(id)
     } else {

@@ -29,9 +29,9 @@ public struct DependencyOverrideReducer<Base: Reducer>: Reducer {
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     var values = DependencyValues.current
     DependencyValues.configuring { update(&values) }
-    let scope = ReduceScope(values: values)
+    let scope = ReducerDependencies(values: values)
     return withExtendedLifetime(scope) {
-      ReduceScope.with(scope) { base.reduce(into: &state, action: action) }
+      ReducerDependencies.with(scope) { base.reduce(into: &state, action: action) }
     }
   }
 }

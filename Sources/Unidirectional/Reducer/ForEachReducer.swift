@@ -99,7 +99,7 @@ public struct ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element: 
       if let effect = mutate(&state[keyPath: toElements], id: id, { element.reduce(into: &$0, action: elementAction) })
       {
         let embed = toElementAction.embed
-        elementEffect = effect.map { embed((id, $0)) }.scoped(by: ElementNamespace(collection: toElements, id: id))
+        elementEffect = effect.map { embed((id, $0)) }.namespaced(by: ElementNamespace(collection: toElements, id: id))
       } else {
         reportMissingElement(id, action: action)
       }
@@ -111,7 +111,7 @@ public struct ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element: 
     guard !elementsAfter.hasSameIDs(as: elementsBefore) else { return elementEffect.merge(with: parentEffect) }
     var cancellations: [Effect<Parent.Action>] = []
     for id in elementsBefore.ids where elementsAfter[id: id] == nil {
-      cancellations.append(.cancelScope(ElementNamespace(collection: toElements, id: id)))
+      cancellations.append(.cancelNamespace(ElementNamespace(collection: toElements, id: id)))
     }
     return .merge([elementEffect, parentEffect] + cancellations)
   }

@@ -65,7 +65,7 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       if let identityBefore, var childState = toChildState.extract(state) {
         let effect = child.reduce(into: &childState, action: childAction)
         state = toChildState.embed(childState)
-        childEffect = effect.map(toChildAction.embed).scoped(by: namespace(identityBefore))
+        childEffect = effect.map(toChildAction.embed).namespaced(by: namespace(identityBefore))
       } else {
         reportActionInAnotherCase(action, state: state)
       }
@@ -74,7 +74,7 @@ public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     guard let identityBefore, identity(of: state) != identityBefore else {
       return childEffect.merge(with: parentEffect)
     }
-    return .merge(childEffect, parentEffect, .cancelScope(namespace(identityBefore)))
+    return .merge(childEffect, parentEffect, .cancelNamespace(namespace(identityBefore)))
   }
 
   @usableFromInline

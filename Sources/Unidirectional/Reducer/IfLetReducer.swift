@@ -61,7 +61,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       if let identityBefore {
         childEffect = mutate(&state[keyPath: toChildState]) { child.reduce(into: &$0, action: childAction) }
           .map(toChildAction.embed)
-          .scoped(by: namespace(identityBefore))
+          .namespaced(by: namespace(identityBefore))
       } else {
         reportChildActionWithoutState(action)
       }
@@ -79,7 +79,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     guard let identityBefore else { return childEffect.merge(with: parentEffect) }
     let identityAfter = state[keyPath: toChildState].map(identity.callAsFunction)
     if identityAfter == identityBefore { return childEffect.merge(with: parentEffect) }
-    return .merge(childEffect, parentEffect, .cancelScope(namespace(identityBefore)))
+    return .merge(childEffect, parentEffect, .cancelNamespace(namespace(identityBefore)))
   }
 
   @usableFromInline

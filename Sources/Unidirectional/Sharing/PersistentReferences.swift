@@ -1,4 +1,4 @@
-/// The shared values of one sharing scope, by key: every `@Shared(key)` with the same key type and id gets the
+/// The shared values of one shared-value space, by key: every `@Shared(key)` with the same key type and id gets the
 /// same value while any of them is alive.
 final class PersistentReferences: @unchecked Sendable {
   private struct Identity: Hashable, @unchecked Sendable {

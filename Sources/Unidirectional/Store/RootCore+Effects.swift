@@ -22,7 +22,7 @@ extension RootCore {
       cause.children[id] = record
     }
     if observation != nil { report(.started, record) }
-    let values = mutable.pointee.scope.values
+    let values = mutable.pointee.dependencies.values
     if let runtime {
       runtime.taskStarted()
       record.task = Task(executorPreference: runtime, priority: priority) {

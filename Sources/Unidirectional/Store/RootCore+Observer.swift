@@ -4,15 +4,15 @@ extension RootCore {
 
   /// The dependencies the reducer reads and new effects start with.
   var dependencies: DependencyValues {
-    locked { mutable.pointee.scope.values }
+    locked { mutable.pointee.dependencies.values }
   }
 
   /// Replaces the dependencies for the actions reduced from now on; running effects keep theirs.
   func setDependencies(_ values: DependencyValues) {
-    let scope = ReduceScope(values: values)
+    let scope = ReducerDependencies(values: values)
     locked {
-      mutable.pointee.scope = scope
-      scopeSlot.pointee = Unmanaged.passUnretained(scope)
+      mutable.pointee.dependencies = scope
+      dependenciesSlot.pointee = Unmanaged.passUnretained(scope)
     }
   }
 

@@ -29,7 +29,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
   let mutable: UnsafeMutablePointer<Mutable>
   let flags: UnsafeMutablePointer<StoreFlags>
   /// The dependencies reducers read; replaced under the lock by ``setDependencies(_:)``.
-  let scopeSlot: UnsafeMutablePointer<Unmanaged<ReduceScope>>
+  let dependenciesSlot: UnsafeMutablePointer<Unmanaged<ReducerDependencies>>
   let threadKey = ThreadContext.key
   let runtime: TestRuntime?
   /// Told about every reduction and effect (see ``StoreObserver``); a store without observers has a placeholder
@@ -55,7 +55,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
 
   /// Everything else that changes after init; touched only with `lock` held.
   struct Mutable {
-    var scope: ReduceScope
+    var dependencies: ReducerDependencies
     var queue: [Queued] = []
     var nextEffectID: UInt64 = 1
     var effects: [UInt64: EffectRecord] = [:]
@@ -78,11 +78,11 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     self.reducer = reducer
     self.state = .allocate(capacity: 1)
     self.state.initialize(to: initialState)
-    let scope = ReduceScope(values: dependencies)
+    let scope = ReducerDependencies(values: dependencies)
     self.mutable = .allocate(capacity: 1)
-    self.mutable.initialize(to: Mutable(scope: scope))
-    self.scopeSlot = .allocate(capacity: 1)
-    self.scopeSlot.initialize(to: Unmanaged.passUnretained(scope))
+    self.mutable.initialize(to: Mutable(dependencies: scope))
+    self.dependenciesSlot = .allocate(capacity: 1)
+    self.dependenciesSlot.initialize(to: Unmanaged.passUnretained(scope))
     self.flags = .allocate(capacity: 1)
     self.flags.initialize(to: StoreFlags())
     self.runtime = runtime
@@ -112,7 +112,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     state.deallocate()
     mutable.deinitialize(count: 1)
     mutable.deallocate()
-    scopeSlot.deallocate()
+    dependenciesSlot.deallocate()
     flags.deallocate()
     if let observation {
       observer.storeDidEnd()
@@ -207,10 +207,10 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     let observation = self.observation
     var start: UInt64 = 0
     if let observation { start = ObservationCounters.willReduce(observation) }
-    let outer = context.pointee.activeScope
-    context.pointee.activeScope = scopeSlot.pointee
+    let outer = context.pointee.activeDependencies
+    context.pointee.activeDependencies = dependenciesSlot.pointee
     let effect = reducer.reduce(into: &state.pointee, action: action)
-    context.pointee.activeScope = outer
+    context.pointee.activeDependencies = outer
     if let observation {
       if let unretainedStepBuffer {
         unretainedStepBuffer._withUnsafeGuaranteedRef {

@@ -64,8 +64,8 @@ import Testing
     $settings.withLock { $0.volume = number }
   }
 
-  @Test func theCoreFindsTheTestScopeProviderByItsMangledName() {
-    #expect(_mangledTypeName(TestScopeProvider.self) == CurrentTest.testScopeProviderName)
+  @Test func theCoreFindsTheCurrentTestProviderByItsMangledName() {
+    #expect(_mangledTypeName(CurrentTestProvider.self) == CurrentTest.currentTestProviderName)
   }
 
   // MARK: Defaults
@@ -91,7 +91,7 @@ import Testing
   // MARK: File storage
 
   @Test func aFileStorageValueIsSavedAsJSONInTheTestsOwnFiles() throws {
-    let files = SharingScope.current.fileSystem
+    let files = SharedValueSpace.current.fileSystem
     @Shared(.fileStorage(Self.settingsURL)) var settings = Settings()
     #expect(files[Self.settingsURL] == nil, "nothing is written until the value changes")
     $settings.withLock { $0.theme = "dark" }

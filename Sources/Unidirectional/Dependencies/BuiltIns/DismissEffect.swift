@@ -88,10 +88,10 @@ struct PresentedReducer<Base: Reducer>: Reducer {
 
   @inlinable
   func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
-    guard let scope = ReduceScope.activePresented() else {
+    guard let scope = ReducerDependencies.activePresented() else {
       return base.dependency(\.dismiss, .presentation).reduce(into: &state, action: action)
     }
-    return ReduceScope.with(scope) { base.reduce(into: &state, action: action) }
+    return ReducerDependencies.with(scope) { base.reduce(into: &state, action: action) }
   }
 }
 

@@ -249,7 +249,7 @@ extension DependencyValues {
   /// The `UserDefaults` `.appStorage` keys made here use: `.standard` live; in tests and previews a suite of the
   /// running test's own, so tests never share or keep values.
   public var defaultAppStorage: UserDefaults {
-    get { self[DefaultAppStorageKey.self].defaults ?? SharingScope.current.userDefaults }
+    get { self[DefaultAppStorageKey.self].defaults ?? SharedValueSpace.current.userDefaults }
     set { self[DefaultAppStorageKey.self] = SendableDefaults(defaults: newValue) }
   }
 }

@@ -62,7 +62,7 @@ public struct FileStorage: Hashable, Sendable {
   /// This storage, with ``scoped`` resolved to the files it stands for now.
   func resolved() -> FileStorage {
     if case let .inMemory(nil, debounce) = kind {
-      return .inMemory(SharingScope.current.fileSystem, debounce: debounce)
+      return .inMemory(SharedValueSpace.current.fileSystem, debounce: debounce)
     }
     return self
   }
@@ -84,7 +84,7 @@ public struct FileStorage: Hashable, Sendable {
         return nil
       }
     case let .inMemory(files, _):
-      return (files ?? SharingScope.current.fileSystem)[url]
+      return (files ?? SharedValueSpace.current.fileSystem)[url]
     }
   }
 
@@ -95,7 +95,7 @@ public struct FileStorage: Hashable, Sendable {
       try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
       try data.write(to: url, options: .atomic)
     case let .inMemory(files, _):
-      (files ?? SharingScope.current.fileSystem).write(data, to: url)
+      (files ?? SharedValueSpace.current.fileSystem).write(data, to: url)
     }
   }
 
@@ -105,7 +105,7 @@ public struct FileStorage: Hashable, Sendable {
     case .fileSystem:
       return FileWatcher.watch(url, onChange: onChange)
     case let .inMemory(files, _):
-      return (files ?? SharingScope.current.fileSystem).watch(url, onChange: onChange)
+      return (files ?? SharedValueSpace.current.fileSystem).watch(url, onChange: onChange)
     }
   }
 }

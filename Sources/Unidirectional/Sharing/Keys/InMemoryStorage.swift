@@ -22,7 +22,7 @@ public struct InMemoryStorage: Hashable, Sendable {
 
   /// This storage, with ``scoped`` resolved to the scope it stands for now.
   func resolved() -> InMemoryStorage {
-    values == nil ? SharingScope.current.inMemoryStorage : self
+    values == nil ? SharedValueSpace.current.inMemoryStorage : self
   }
 
   func value(forKey key: String) -> (any Sendable)? {
@@ -34,7 +34,7 @@ public struct InMemoryStorage: Hashable, Sendable {
   }
 
   private var resolvedValues: Values {
-    values ?? SharingScope.current.inMemoryStorage.resolvedValues
+    values ?? SharedValueSpace.current.inMemoryStorage.resolvedValues
   }
 
   public static func == (lhs: Self, rhs: Self) -> Bool { lhs.values === rhs.values }

@@ -51,7 +51,7 @@ extension Shared {
   /// @Shared(.appStorage("count")) var count = 0
   /// ```
   public init(wrappedValue: @autoclosure () -> Value, _ key: some SharedKey<Value>) where Value: Sendable {
-    self.init(reference: SharingScope.current.reference(for: key, default: wrappedValue()))
+    self.init(reference: SharedValueSpace.current.reference(for: key, default: wrappedValue()))
   }
 
   /// A shared optional kept by `key`, nil when it holds nothing.
@@ -78,7 +78,7 @@ extension Shared {
   /// ```
   public init(require key: some SharedKey<Value>) async throws where Value: Sendable {
     let value = try await loadRequired(key)
-    self.init(reference: SharingScope.current.reference(for: key, default: value, loadsInitialValue: false))
+    self.init(reference: SharedValueSpace.current.reference(for: key, default: value, loadsInitialValue: false))
   }
 }
 
@@ -89,7 +89,7 @@ extension SharedReader {
   /// @SharedReader(.appStorage("isHapticsOn")) var isHapticsOn = true
   /// ```
   public init(wrappedValue: @autoclosure () -> Value, _ key: some SharedReaderKey<Value>) where Value: Sendable {
-    self.init(reference: SharingScope.current.reference(for: key, default: wrappedValue()))
+    self.init(reference: SharedValueSpace.current.reference(for: key, default: wrappedValue()))
   }
 
   /// A read-only shared optional kept by `key`.
@@ -112,7 +112,7 @@ extension SharedReader {
   /// A read-only shared value loaded from `key` now, or the error if it holds no value or cannot be read.
   public init(require key: some SharedReaderKey<Value>) async throws where Value: Sendable {
     let value = try await loadRequired(key)
-    self.init(reference: SharingScope.current.reference(for: key, default: value, loadsInitialValue: false))
+    self.init(reference: SharedValueSpace.current.reference(for: key, default: value, loadsInitialValue: false))
   }
 }
 
@@ -121,7 +121,7 @@ extension SharedReader {
 extension SharedReader {
   @_disfavoredOverload
   public init(wrappedValue: @autoclosure () -> Value, _ key: some SharedKey<Value>) where Value: Sendable {
-    self.init(reference: SharingScope.current.reference(for: key, default: wrappedValue()))
+    self.init(reference: SharedValueSpace.current.reference(for: key, default: wrappedValue()))
   }
 
   @_disfavoredOverload
@@ -143,7 +143,7 @@ extension SharedReader {
   @_disfavoredOverload
   public init(require key: some SharedKey<Value>) async throws where Value: Sendable {
     let value = try await loadRequired(key)
-    self.init(reference: SharingScope.current.reference(for: key, default: value, loadsInitialValue: false))
+    self.init(reference: SharedValueSpace.current.reference(for: key, default: value, loadsInitialValue: false))
   }
 }
 

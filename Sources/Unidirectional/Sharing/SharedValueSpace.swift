@@ -1,9 +1,9 @@
 import Foundation
 
-/// Where shared values with a persistence key live: one scope per process, and in a test process one per test, so
+/// Where shared values with a persistence key live: one space per process, and in a test process one per test, so
 /// that tests running in parallel never see each other's `.inMemory`, `.fileStorage` or `.appStorage` values, while
 /// a test and the stores it makes share theirs (as swift-sharing quarantines each test).
-final class SharingScope: @unchecked Sendable {
+final class SharedValueSpace: @unchecked Sendable {
   let references = PersistentReferences()
   /// What `.inMemory` keys store by default.
   let inMemoryStorage = InMemoryStorage()
@@ -16,18 +16,18 @@ final class SharingScope: @unchecked Sendable {
     self.userDefaults = userDefaults
   }
 
-  /// The scope of the running test, or the process's scope.
-  static var current: SharingScope {
+  /// The space of the running test, or the process's space.
+  static var current: SharedValueSpace {
     guard let test = CurrentTest.id else { return process }
-    return tests.withLock { scopes in
-      if let scope = scopes[test] { return scope }
-      let scope = SharingScope(userDefaults: temporaryDefaults())
-      scopes[test] = scope
-      return scope
+    return tests.withLock { spaces in
+      if let space = spaces[test] { return space }
+      let space = SharedValueSpace(userDefaults: temporaryDefaults())
+      spaces[test] = space
+      return space
     }
   }
 
-  /// The live value for `key` in this scope, made from `initialValue` if there is none.
+  /// The live value for `key` in this space, made from `initialValue` if there is none.
   func reference<Key: SharedKey>(
     for key: Key, default initialValue: @autoclosure () -> Key.Value, loadsInitialValue: Bool = true
   ) -> PersistentReference<Key> {
@@ -36,16 +36,16 @@ final class SharingScope: @unchecked Sendable {
       loadsInitialValue: loadsInitialValue)
   }
 
-  /// The live value for the read-only `key` in this scope, made from `initialValue` if there is none.
+  /// The live value for the read-only `key` in this space, made from `initialValue` if there is none.
   func reference<Key: SharedReaderKey>(
     for key: Key, default initialValue: @autoclosure () -> Key.Value, loadsInitialValue: Bool = true
   ) -> PersistentReference<Key> {
     references.reference(for: key, save: nil, default: initialValue, loadsInitialValue: loadsInitialValue)
   }
 
-  private static let process = SharingScope(
+  private static let process = SharedValueSpace(
     userDefaults: DependencyContext.detected == .live ? .standard : temporaryDefaults())
-  private static let tests = LockIsolated<[AnyHashable: SharingScope]>([:])
+  private static let tests = LockIsolated<[AnyHashable: SharedValueSpace]>([:])
 
   private static func temporaryDefaults() -> UserDefaults {
     let suite = "unidirectional.sharing.\(UUID().uuidString)"

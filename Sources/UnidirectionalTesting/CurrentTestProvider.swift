@@ -6,8 +6,8 @@ import XCTest
 /// Tells the core which test is running, so that each test has its own `.inMemory`, `.fileStorage` and
 /// `.appStorage` values, and tests running in parallel never see each other's. The core finds this type by its
 /// mangled name (it cannot import the testing libraries); a test checks that the name still matches.
-package struct TestScopeProvider: TestScopeProviding {
-  package static var currentTestScope: AnyHashable? {
+package struct CurrentTestProvider: CurrentTestProviding {
+  package static var currentTest: AnyHashable? {
     if let test = Test.current {
       guard let testCase = Test.Case.current, testCase.isParameterized else { return AnyHashable(test.id) }
       return AnyHashable([AnyHashable(test.id), AnyHashable(String(reflecting: testCase))])
