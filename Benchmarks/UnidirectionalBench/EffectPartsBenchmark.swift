@@ -6,7 +6,7 @@ import Foundation
 /// One round trip: a record of the running effect, kept for cancellation and teardown (a class in a dictionary,
 /// under a lock); a `send` closure that takes the lock to feed an action back; the effect's dependencies and its
 /// cancellation context bound as task-locals around the operation; the task, which removes its record when it ends,
-/// awaited by the sender. The store does each of these (and reduces the fed-back action, reports to observers,
+/// awaited by the sender. The store does each of these (and reduces the fed-back action, reports to instruments,
 /// keeps effect trees), so `run_effect_roundtrip` / `effect_parts_roundtrip` is what the store adds on top.
 ///
 /// ```swift

@@ -27,8 +27,8 @@ enum InspectorBenchmarks {
     let live = InspectorLive(feature: "BenchFeature")
     // A buffer that holds every action: none is dropped (the cheap path) however far the collector falls behind,
     // as it does under valgrind — so the count is the same every run.
-    let observer = live.observer(for: BenchFeature.self, bufferLimit: iterations + 1)
-    let store = Store(initialState: BenchState(), observers: [observer]) { BenchFeature() }
+    let instrument = live.instrument(for: BenchFeature.self, bufferLimit: iterations + 1)
+    let store = Store(initialState: BenchState(), instruments: [instrument]) { BenchFeature() }
     for start in stride(from: 0, to: iterations, by: 2_000) {
       for _ in start..<min(start + 2_000, iterations) { store.send(.increment) }
       usleep(30_000)
@@ -167,7 +167,7 @@ enum InspectorBenchmarks {
       let live = InspectorLive(feature: "BenchFeature")
       guard let server = try? InspectorServer(model: live) else { return results }
       defer { server.stop() }
-      let inspected = Store(initialState: BenchState(), observers: [live.observer(for: BenchFeature.self)]) {
+      let inspected = Store(initialState: BenchState(), instruments: [live.instrument(for: BenchFeature.self)]) {
         BenchFeature()
       }
       guard let page = connectLoopback(port: server.port),
@@ -206,14 +206,14 @@ enum InspectorBenchmarks {
   /// The same bursts into a `StepBuffer` that nothing takes: the store's copies alone, without a collector reading
   /// the lines the sender writes next (what the live rows cost beyond this is the two cores sharing the buffer).
   private static func untakenStepBuffer() -> BenchmarkResult {
-    final class Untaken: StoreObserver, @unchecked Sendable {
+    final class Untaken: StoreInstrument, @unchecked Sendable {
       let stepBuffer: StepBuffer<BenchState, BenchAction>? = StepBuffer(capacity: 202_000)
       func didReduce(_ action: BenchAction, _ reduction: Reduction, state: ReducedState<BenchState>) {
         stepBuffer?.append(action, reduction: reduction, state: state)
       }
     }
     let plain = Store(initialState: BenchState()) { BenchFeature() }
-    let buffered = Store(initialState: BenchState(), observers: [Untaken()]) { BenchFeature() }
+    let buffered = Store(initialState: BenchState(), instruments: [Untaken()]) { BenchFeature() }
     var plainBursts: [Double] = []
     var bufferedBursts: [Double] = []
     for _ in 0..<201 {

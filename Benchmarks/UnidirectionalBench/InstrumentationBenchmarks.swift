@@ -1,8 +1,8 @@
 import Foundation
 import Unidirectional
 
-/// An observer that does nothing: what installing the hook costs by itself.
-final class NoOpObserver: StoreObserver, @unchecked Sendable {
+/// An instrument that does nothing: what installing the hook costs by itself.
+final class NoOpInstrument: StoreInstrument, @unchecked Sendable {
   let measuresTime: Bool
 
   init(measuresTime: Bool) { self.measuresTime = measuresTime }
@@ -10,22 +10,22 @@ final class NoOpObserver: StoreObserver, @unchecked Sendable {
   func didReduce(_ action: BenchAction, _ reduction: Reduction, state: ReducedState<BenchState>) {}
 }
 
-/// What seeing a running store costs on `send`: an installed observer (no-op, without and with reducer timing),
+/// What seeing a running store costs on `send`: an installed instrument (no-op, without and with reducer timing),
 /// change printing to /dev/null, tracing to a file. Each against plain `send` on the same feature, interleaved in the
 /// same run.
 enum InstrumentationBenchmarks {
   /// The cases `--profile` knows besides the core's; returns false for an unknown name.
   static func profile(_ name: String, iterations: Int) -> Bool {
     switch name {
-    case "send_observer_noop", "send_observer_timed":
+    case "send_instrument_noop", "send_instrument_timed":
       let store = Store(
-        initialState: BenchState(), observers: [NoOpObserver(measuresTime: name == "send_observer_timed")]
+        initialState: BenchState(), instruments: [NoOpInstrument(measuresTime: name == "send_instrument_timed")]
       ) { BenchFeature() }
       for _ in 0..<iterations { store.send(.increment) }
     case "send_traced":
       let url = FileManager.default.temporaryDirectory.appendingPathComponent("unidirectional-profile.trace.json")
       guard let tracer = try? StoreTracer(fileURL: url) else { return true }
-      let store = Store(initialState: BenchState(), observers: [tracer.observer(for: BenchFeature.self)]) {
+      let store = Store(initialState: BenchState(), instruments: [tracer.instrument(for: BenchFeature.self)]) {
         BenchFeature()
       }
       for start in stride(from: 0, to: iterations, by: 1_000) {
@@ -50,8 +50,8 @@ enum InstrumentationBenchmarks {
   static func all(rounds: Int) async -> [BenchmarkResult] {
     let iterations = 2_000_000
     let plain = Store(initialState: BenchState()) { BenchFeature() }
-    let noOp = Store(initialState: BenchState(), observers: [NoOpObserver(measuresTime: false)]) { BenchFeature() }
-    let timed = Store(initialState: BenchState(), observers: [NoOpObserver(measuresTime: true)]) { BenchFeature() }
+    let noOp = Store(initialState: BenchState(), instruments: [NoOpInstrument(measuresTime: false)]) { BenchFeature() }
+    let timed = Store(initialState: BenchState(), instruments: [NoOpInstrument(measuresTime: true)]) { BenchFeature() }
     var plainSamples: [Double] = []
     var noOpSamples: [Double] = []
     var timedSamples: [Double] = []
@@ -63,10 +63,10 @@ enum InstrumentationBenchmarks {
     let send = medianOf(plainSamples)
     var results = [
       BenchmarkResult(
-        name: "send, observer installed (no-op)", nsPerOp: medianOf(noOpSamples), baselineName: "send (interleaved)",
+        name: "send, instrument installed (no-op)", nsPerOp: medianOf(noOpSamples), baselineName: "send (interleaved)",
         baselineNsPerOp: send, target: "≤ 1.3× send"),
       BenchmarkResult(
-        name: "send, observer with reducer timing (no-op)", nsPerOp: medianOf(timedSamples),
+        name: "send, instrument with reducer timing (no-op)", nsPerOp: medianOf(timedSamples),
         baselineName: "send (interleaved)", baselineNsPerOp: send, target: "reference: 2 clock readings more"),
     ]
 
@@ -108,7 +108,7 @@ enum InstrumentationBenchmarks {
     defer { try? FileManager.default.removeItem(at: url) }
     do {
       let tracer = try StoreTracer(fileURL: url)
-      let store = Store(initialState: BenchState(), observers: [tracer.observer(for: BenchFeature.self)]) {
+      let store = Store(initialState: BenchState(), instruments: [tracer.instrument(for: BenchFeature.self)]) {
         BenchFeature()
       }
       let burst = 1_000

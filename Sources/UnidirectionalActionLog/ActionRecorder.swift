@@ -136,27 +136,27 @@ public final class ActionRecorder: Sendable {
     typeName(reducer)
   }
 
-  /// The observer that records a store of `reducer`'s type to this recorder's file, for
-  /// `Store.init(initialState:observers:reducer:withDependencies:)` next to other observers. One store per
+  /// The instrument that records a store of `reducer`'s type to this recorder's file, for
+  /// `Store.init(initialState:instruments:reducer:withDependencies:)` next to other instruments. One store per
   /// recorder.
   ///
   /// ```swift
-  /// let store = Store(initialState: Counter.State(), observers: [recorder.observer(for: Counter.self), tracer]) {
+  /// let store = Store(initialState: Counter.State(), instruments: [recorder.instrument(for: Counter.self), tracer]) {
   ///   Counter()
   /// }
   /// ```
   @inlinable
-  public func observer<R: Reducer>(for reducer: R.Type) -> any StoreObserver<R.State, R.Action>
+  public func instrument<R: Reducer>(for reducer: R.Type) -> any StoreInstrument<R.State, R.Action>
   where R.State: Encodable, R.Action: Encodable {
     // The copy into the buffer is made here, where the feature's types are concrete: specialized moves instead of
     // the recorder's generic code going through the types' value witnesses.
-    RecordingObserver<R.State, R.Action>(recorder: self) { actions, states, index, action, state in
+    RecordingInstrument<R.State, R.Action>(recorder: self) { actions, states, index, action, state in
       actions.assumingMemoryBound(to: R.Action.self).advanced(by: index).initialize(to: action)
       states?.assumingMemoryBound(to: R.State.self).advanced(by: index).initialize(to: state.value)
     }
   }
 
-  /// Starts recording a store: writes the header and returns the session its observer appends to.
+  /// Starts recording a store: writes the header and returns the session its instrument appends to.
   func attach<State: Encodable, Action: Encodable & Sendable>(
     initialState: State, dependencies: DependencyValues, defaultFeature: String,
     copy: @escaping RecordingSession<State, Action>.Copy

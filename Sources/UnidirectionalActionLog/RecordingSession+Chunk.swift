@@ -49,7 +49,7 @@ extension RecordingSession {
   }
 
   /// Copies an action (and, when states are kept, the state) into slot `index` of the producer's arrays: made by
-  /// ``ActionRecorder/observer(for:)`` where the types are concrete.
+  /// ``ActionRecorder/instrument(for:)`` where the types are concrete.
   typealias Copy = (
     _ actions: UnsafeMutableRawPointer, _ states: UnsafeMutableRawPointer?, _ index: Int, _ action: Action,
     _ state: ReducedState<State>

@@ -3,7 +3,7 @@ import Unidirectional
 
 /// The typed half of a recording: buffers what a store reduces and writes it on a dedicated thread.
 ///
-/// Send path: the store's observer calls ``append(_:origin:state:)`` with the store's lock held, so appends never overlap and
+/// Send path: the store's instrument calls ``append(_:origin:state:)`` with the store's lock held, so appends never overlap and
 /// arrive in processing order. An append copies the action (and the state, for fingerprints) into the current
 /// chunk with the clock's reading: no allocation, no lock of its own, no syscall. Only when a chunk fills
 /// (every ``chunkCapacity`` actions) or when an append starts a fresh one does it take the recording's mutex
@@ -16,7 +16,7 @@ import Unidirectional
 /// Bound: at most `maximumPending` actions (64 Ki by default) wait for the writer; beyond that an append waits
 /// for it (back-pressure) rather than dropping actions or growing without limit.
 final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: AnyRecordingSession, @unchecked Sendable {
-  /// The lock of the store whose observer appends: it guards the producer. Set before ``start()``.
+  /// The lock of the store whose instrument appends: it guards the producer. Set before ``start()``.
   var storeLock: StoreLock?
 
   private let producer: UnsafeMutablePointer<Producer>
@@ -170,7 +170,7 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
     return producer.pointee.nextSequence - 1
   }
 
-  /// Called when the store releases its observer: no append can happen any more.
+  /// Called when the store releases its instrument: no append can happen any more.
   func producerDidFinish() {
     signal.lock()
     queueCurrentChunk()
@@ -327,7 +327,7 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
     let collected = storeLock?.withLock { _ = collectPartialChunk(closing: false) } != nil
     signal.lock()
     collecting = false
-    // The store is being released: its observer goes next, and `producerDidFinish` queues the last actions.
+    // The store is being released: its instrument goes next, and `producerDidFinish` queues the last actions.
     if !collected, !producerGone { signal.wait() }
   }
 

@@ -1,7 +1,7 @@
 import Unidirectional
 
 extension Store where State: Encodable, Action: Encodable {
-  /// A store that records every action it reduces to `recorder`'s file (and reports to `observers`, if any).
+  /// A store that records every action it reduces to `recorder`'s file (and reports to `instruments`, if any).
   ///
   /// ```swift
   /// let recorder = try ActionRecorder(fileURL: logURL)
@@ -19,12 +19,12 @@ extension Store where State: Encodable, Action: Encodable {
   public convenience init<R: Reducer<State, Action>>(
     initialState: State,
     recordingTo recorder: ActionRecorder,
-    observers: [any StoreObserver<State, Action>] = [],
+    instruments: [any StoreInstrument<State, Action>] = [],
     @ReducerBuilder<State, Action> reducer: () -> R,
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in }
   ) {
     self.init(
-      initialState: initialState, observers: [recorder.observer(for: R.self)] + observers, reducer: reducer,
+      initialState: initialState, instruments: [recorder.instrument(for: R.self)] + instruments, reducer: reducer,
       withDependencies: prepareDependencies)
   }
 }

@@ -1,18 +1,18 @@
 import Foundation
 import Unidirectional
 
-/// A running store as the inspector shows it: the steps and effect events its ``InspectorObserver`` hands over,
+/// A running store as the inspector shows it: the steps and effect events its ``InspectorInstrument`` hands over,
 /// kept in a bounded history (the steps rendered — state, diff — only when the page asks for one) and an effect
 /// timeline (``InspectorLiveEffects``).
 ///
-/// The store's send path only appends to the observer's bounded buffer; a thread of the inspector collects the
+/// The store's send path only appends to the instrument's bounded buffer; a thread of the inspector collects the
 /// buffer every ``collectInterval`` and wakes the pages' event streams. A full buffer drops actions and counts
 /// them (``InspectorInfo/dropped``); history past ``historyLimit`` steps forgets the oldest.
 ///
 /// ```swift
 /// let live = InspectorLive(feature: "Counter")
 /// let server = try InspectorServer(model: live)
-/// let store = Store(initialState: Counter.State(), observers: [live.observer(for: Counter.self)]) { Counter() }
+/// let store = Store(initialState: Counter.State(), instruments: [live.instrument(for: Counter.self)]) { Counter() }
 /// ```
 public final class InspectorLive: InspectorModel, @unchecked Sendable {
   /// One step of the run, its rendering deferred.
@@ -27,7 +27,7 @@ public final class InspectorLive: InspectorModel, @unchecked Sendable {
     let step: UInt64
   }
 
-  /// What one collection took from an observer: steps and effect events, how many of each were dropped, and when
+  /// What one collection took from an instrument: steps and effect events, how many of each were dropped, and when
   /// (seconds since the run started).
   struct Taken {
     let steps: [Step]
@@ -68,22 +68,22 @@ public final class InspectorLive: InspectorModel, @unchecked Sendable {
     effectTimeline = InspectorLiveEffects(limit: historyLimit)
   }
 
-  /// An observer to install on the store; its steps appear here.
+  /// An instrument to install on the store; its steps appear here.
   @inlinable
-  public func observer<R: Reducer>(for reducer: R.Type, bufferLimit: Int = 4_096) -> InspectorObserver<
+  public func instrument<R: Reducer>(for reducer: R.Type, bufferLimit: Int = 4_096) -> InspectorInstrument<
     R.State, R.Action
   > where R.State: Sendable {
     // The step buffer is made here, where the feature's types are concrete: its copies are specialized.
-    register(InspectorObserver(live: self, steps: StepBuffer(capacity: bufferLimit)), feature: typeName(R.self))
+    register(InspectorInstrument(live: self, steps: StepBuffer(capacity: bufferLimit)), feature: typeName(R.self))
   }
 
   @usableFromInline
-  func register<State, Action>(_ observer: InspectorObserver<State, Action>, feature name: String)
-    -> InspectorObserver<State, Action>
+  func register<State, Action>(_ instrument: InspectorInstrument<State, Action>, feature name: String)
+    -> InspectorInstrument<State, Action>
   {
     condition.withLock {
       if sources.isEmpty { feature = name }
-      sources.append(observer)
+      sources.append(instrument)
       if !isCollecting {
         isCollecting = true
         let thread = Thread { [weak self] in self?.collectWhileRunning() }
@@ -91,7 +91,7 @@ public final class InspectorLive: InspectorModel, @unchecked Sendable {
         thread.start()
       }
     }
-    return observer
+    return instrument
   }
 
   public func info() -> InspectorInfo {
@@ -245,7 +245,7 @@ public final class InspectorLive: InspectorModel, @unchecked Sendable {
     }
   }
 
-  /// Takes what the observers collected into the history and the effect timeline.
+  /// Takes what the instruments collected into the history and the effect timeline.
   func collect() {
     collecting.lock()
     defer { collecting.unlock() }

@@ -1,6 +1,6 @@
 import Unidirectional
 
-/// The effects of a live run, as ``InspectorLive`` collects their events from the store's observer: each effect
+/// The effects of a live run, as ``InspectorLive`` collects their events from the store's instrument: each effect
 /// from its start to its end (or cancellation), at the steps its events happened, kept up to a limit.
 ///
 /// Times are stamped when the events are collected (within ``InspectorLive/collectInterval`` of the event): the
@@ -17,7 +17,7 @@ struct InspectorLiveEffects: Sendable {
   let limit: Int
   /// How many events have been applied: the page asks again when it changes.
   private(set) var version = 0
-  /// Effect events the observer dropped because its buffer was full.
+  /// Effect events the instrument dropped because its buffer was full.
   private(set) var dropped = 0
   private var index = InspectorEffectIndex()
   /// The latest changes: the version each made, and the effect as it was then.
@@ -78,7 +78,7 @@ struct InspectorLiveEffects: Sendable {
     return changed.indices.filter { latest[recent[$0].effect.id] == $0 }.map { recent[$0].effect }
   }
 
-  /// Counts effect events the observer dropped.
+  /// Counts effect events the instrument dropped.
   mutating func addDropped(_ count: Int) {
     guard count > 0 else { return }
     dropped += count

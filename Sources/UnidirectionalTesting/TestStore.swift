@@ -132,7 +132,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     self.dismissed = dismissed
     self.sharedChanges = sharedChanges
     let store = Store(
-      initialState: initialState, reducer: root, dependencies: rootValues, runtime: runtime, observer: journal)
+      initialState: initialState, reducer: root, dependencies: rootValues, runtime: runtime, instrument: journal)
     self.store = store
     skipEffects.setValue { [weak store] in store?.skipRunningEffects() }
   }

@@ -21,7 +21,7 @@ struct Step<State, Action>: @unchecked Sendable {
 
 /// What the store reduced that the test has not asserted yet: the state after the action the test sent, and
 /// the actions effects fed back, in order. Written by the store (possibly from an effect's thread), read by the test.
-final class Journal<State, Action: Sendable>: StoreObserver, @unchecked Sendable {
+final class Journal<State, Action: Sendable>: StoreInstrument, @unchecked Sendable {
   private struct Entries {
     var isExpectingSend = true
     var sent: State?

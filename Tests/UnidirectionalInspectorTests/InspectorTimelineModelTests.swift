@@ -107,7 +107,7 @@ final class InspectorTimelineModelTests: XCTestCase {
   func testLiveEffectsAppearWhenStartedAndEndAtTheStepReachedWhenTheyFinish() async throws {
     let (gate, open) = AsyncStream<Void>.makeStream()
     let live = InspectorLive(feature: "Gated")
-    let store = Store(initialState: Gated.State(), observers: [live.observer(for: Gated.self)]) {
+    let store = Store(initialState: Gated.State(), instruments: [live.instrument(for: Gated.self)]) {
       Gated(gate: gate)
     }
     let started = store.send(.start)  // step 1: effect 1
@@ -133,7 +133,8 @@ final class InspectorTimelineModelTests: XCTestCase {
 
   func testAFullLiveBufferDropsEffectEventsAndSaysSo() throws {
     let live = InspectorLive(feature: "Sleeper")
-    let store = Store(initialState: Sleeper.State(), observers: [live.observer(for: Sleeper.self, bufferLimit: 1)]) {
+    let store = Store(initialState: Sleeper.State(), instruments: [live.instrument(for: Sleeper.self, bufferLimit: 1)])
+    {
       Sleeper()
     } withDependencies: {
       $0.clock = TestClock()
@@ -151,7 +152,7 @@ final class InspectorTimelineModelTests: XCTestCase {
 
   func testWhatWasSentBeforeACollectIsThereWhenItReturnsWhileTheBackgroundCollectorRuns() {
     let live = InspectorLive(feature: "Sleeper")
-    let store = Store(initialState: Sleeper.State(), observers: [live.observer(for: Sleeper.self)]) {
+    let store = Store(initialState: Sleeper.State(), instruments: [live.instrument(for: Sleeper.self)]) {
       Sleeper()
     } withDependencies: {
       $0.clock = TestClock()

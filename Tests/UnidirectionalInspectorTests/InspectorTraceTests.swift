@@ -44,7 +44,7 @@ final class InspectorTraceTests: XCTestCase {
   func testARealTraceGivesEachEffectItsStartingStepAndTheStepsItRanThrough() async throws {
     let url = folder.appendingPathComponent("run.trace.json")
     let tracer = try StoreTracer(fileURL: url)
-    let store = Store(initialState: Jobs.State(), observers: [tracer.observer(for: Jobs.self)]) {
+    let store = Store(initialState: Jobs.State(), instruments: [tracer.instrument(for: Jobs.self)]) {
       Jobs()
     } withDependencies: {
       $0.clock = TestClock()

@@ -10,7 +10,7 @@ struct CounterCommand: DemoCommand {
   static let usage = """
     --to N          how far to count (default 3)
     --interval MS   milliseconds between ticks (default 100)
-    """ + "\n" + RecordDestination.usage + "\n" + StoreInstruments.usage(column: 16)
+    """ + "\n" + RecordDestination.usage + "\n" + HostInstruments.usage(column: 16)
 
   static func run(arguments: [String]) async -> Int32 {
     let target: Int
@@ -20,8 +20,8 @@ struct CounterCommand: DemoCommand {
     do {
       options = try OptionParser(
         arguments,
-        valueOptions: StoreInstruments.valueOptions.union(["--to", "--interval", RecordDestination.valueOption]),
-        flagOptions: StoreInstruments.flagOptions.union([RecordDestination.forceFlag]))
+        valueOptions: HostInstruments.valueOptions.union(["--to", "--interval", RecordDestination.valueOption]),
+        flagOptions: HostInstruments.flagOptions.union([RecordDestination.forceFlag]))
       guard options.positional.isEmpty else { throw UsageError("unexpected argument \(options.positional[0])") }
       guard let to = Int(options.values["--to"] ?? "3"), (1...1_000).contains(to) else {
         throw UsageError("--to must be a whole number from 1 to 1000")
@@ -36,23 +36,25 @@ struct CounterCommand: DemoCommand {
     }
 
     var recorder: ActionRecorder?
-    let instruments: StoreInstruments
+    let instruments: HostInstruments
     do {
       recorder = try destination?.makeRecorder(feature: "TimerCounter")
-      instruments = try StoreInstruments(options, command: name)
+      instruments = try HostInstruments(options, command: name)
     } catch {
       FileHandle.standardError.write(Data("demo counter: \(error)\n".utf8))
       return 1
     }
     defer { instruments.finish() }
-    let observers = instruments.observers(for: TimerCounter.self)
+    let storeInstruments = instruments.instruments(for: TimerCounter.self)
     let store: Store<TimerCounter.State, TimerCounter.Action>
     if let recorder {
-      store = Store(initialState: TimerCounter.State(target: target), recordingTo: recorder, observers: observers) {
+      store = Store(
+        initialState: TimerCounter.State(target: target), recordingTo: recorder, instruments: storeInstruments
+      ) {
         TimerCounter(interval: .milliseconds(interval)).printChanges(to: instruments.printer)
       }
     } else {
-      store = Store(initialState: TimerCounter.State(target: target), observers: observers) {
+      store = Store(initialState: TimerCounter.State(target: target), instruments: storeInstruments) {
         TimerCounter(interval: .milliseconds(interval)).printChanges(to: instruments.printer)
       }
     }

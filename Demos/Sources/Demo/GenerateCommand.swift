@@ -21,7 +21,7 @@ struct GenerateCommand: DemoCommand {
     --base-url URL         the service's address for karlo/openai (default its public API)
     --delivery KIND        base64 (default) or url: how the service hands back images
     --timeout SECONDS      how long to wait for the service (default 120)
-    """ + "\n" + StoreInstruments.usage(column: 23)
+    """ + "\n" + HostInstruments.usage(column: 23)
 
   /// The options after parsing and validation.
   struct Options {
@@ -66,9 +66,9 @@ struct GenerateCommand: DemoCommand {
       client = .preview
     }
 
-    let instruments: StoreInstruments
+    let instruments: HostInstruments
     do {
-      instruments = try StoreInstruments(
+      instruments = try HostInstruments(
         printChanges: options.printChanges, tracePath: options.tracePath, inspect: options.inspect, command: name)
     } catch {
       FileHandle.standardError.write(Data("demo generate: \(error)\n".utf8))
@@ -77,7 +77,7 @@ struct GenerateCommand: DemoCommand {
     defer { instruments.finish() }
     let store = Store(
       initialState: ImageGenerationFeature.State(saveFolder: options.out),
-      observers: instruments.observers(for: ImageGenerationFeature.self)
+      instruments: instruments.instruments(for: ImageGenerationFeature.self)
     ) {
       ImageGenerationFeature().printChanges(to: instruments.printer)
     } withDependencies: {
@@ -129,11 +129,11 @@ struct GenerateCommand: DemoCommand {
   static func parse(_ arguments: [String]) throws(UsageError) -> Options {
     let parser = try OptionParser(
       arguments,
-      valueOptions: StoreInstruments.valueOptions.union([
+      valueOptions: HostInstruments.valueOptions.union([
         "--prompt", "--negative", "--tags", "--size", "--samples", "--out", "--backend", "--base-url", "--delivery",
         "--timeout",
       ]),
-      flagOptions: StoreInstruments.flagOptions)
+      flagOptions: HostInstruments.flagOptions)
     guard parser.positional.isEmpty else { throw UsageError("unexpected argument \(parser.positional[0])") }
     let values = parser.values
     guard let prompt = values["--prompt"], !prompt.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {

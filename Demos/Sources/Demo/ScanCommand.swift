@@ -22,7 +22,7 @@ struct ScanCommand: DemoCommand {
     --shots DIR       use the images in DIR (name order) as the shots instead of drawn ones
     --script FILE     play this capture script (lines of "DELAY EVENT", e.g. "200ms ready", "100ms shot")
     --out DIR         keep the shots and the model in DIR (default: a temporary folder, removed at exit)
-    """ + "\n" + RecordDestination.usage + "\n" + StoreInstruments.usage(column: 18)
+    """ + "\n" + RecordDestination.usage + "\n" + HostInstruments.usage(column: 18)
 
   /// The names the bearer token is looked up under after `--token`, in order (``SecretSources``).
   static let tokenVariables = UploadServerConfiguration.tokenVariables
@@ -88,23 +88,23 @@ struct ScanCommand: DemoCommand {
         return 1
       }
     }
-    let instruments: StoreInstruments
+    let instruments: HostInstruments
     do {
-      instruments = try StoreInstruments(
+      instruments = try HostInstruments(
         printChanges: options.printChanges, tracePath: options.tracePath, inspect: options.inspect, command: name)
     } catch {
       FileHandle.standardError.write(Data("demo scan: \(error)\n".utf8))
       return 1
     }
     defer { instruments.finish() }
-    let observers = instruments.observers(for: ScanFeature.self)
+    let storeInstruments = instruments.instruments(for: ScanFeature.self)
     if let recorder {
       store = Store(
-        initialState: initialState, recordingTo: recorder, observers: observers,
+        initialState: initialState, recordingTo: recorder, instruments: storeInstruments,
         reducer: { ScanFeature().printChanges(to: instruments.printer) }, withDependencies: prepareDependencies)
     } else {
       store = Store(
-        initialState: initialState, observers: observers,
+        initialState: initialState, instruments: storeInstruments,
         reducer: { ScanFeature().printChanges(to: instruments.printer) }, withDependencies: prepareDependencies)
     }
     console.line(
@@ -238,10 +238,10 @@ struct ScanCommand: DemoCommand {
   static func parse(_ arguments: [String], secrets: SecretSources) throws(UsageError) -> Options {
     let parser = try OptionParser(
       arguments,
-      valueOptions: StoreInstruments.valueOptions.union([
+      valueOptions: HostInstruments.valueOptions.union([
         "--api", "--token", "--timeout", "--shots", "--script", "--out", "--record",
       ]),
-      flagOptions: StoreInstruments.flagOptions.union([RecordDestination.forceFlag]))
+      flagOptions: HostInstruments.flagOptions.union([RecordDestination.forceFlag]))
     guard parser.positional.isEmpty else { throw UsageError("unexpected argument \(parser.positional[0])") }
     let values = parser.values
     var options = Options()

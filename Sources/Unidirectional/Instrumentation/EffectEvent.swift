@@ -1,4 +1,4 @@
-/// An effect a store started, cancelled or saw finish, as told to a ``StoreObserver``.
+/// An effect a store started, cancelled or saw finish, as told to a ``StoreInstrument``.
 ///
 /// Every effect is started by the reduction of one action (``startedBy``, its ``Reduction/sequence``); an effect
 /// whose actions start more effects is their ``parent``.
@@ -28,10 +28,10 @@ public struct EffectEvent: Sendable, Equatable {
   public let startedBy: UInt64
   /// The effect that fed back the action which started this one (reported with ``Kind/started``).
   public let parent: UInt64?
-  /// When it happened, in ``InstrumentationClock`` nanoseconds, if the observer ``StoreObserver/measuresTime``.
+  /// When it happened, in ``InstrumentationClock`` nanoseconds, if the instrument ``StoreInstrument/measuresTime``.
   public let time: UInt64?
 
-  /// An event record (stores make these; tests of observers may too).
+  /// An event record (stores make these; tests of instruments may too).
   public init(kind: Kind, effect: UInt64, startedBy: UInt64, parent: UInt64?, time: UInt64?) {
     self.kind = kind
     self.effect = effect

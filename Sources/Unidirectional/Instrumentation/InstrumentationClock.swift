@@ -6,7 +6,7 @@
   import Musl
 #endif
 
-/// The clock a store reads for observers that ``StoreObserver/measuresTime``: monotonic nanoseconds since an
+/// The clock a store reads for instruments that ``StoreInstrument/measuresTime``: monotonic nanoseconds since an
 /// arbitrary start, the same in every store of the process. Real time, whatever clock the store's dependencies use.
 ///
 /// ```swift

@@ -1,4 +1,4 @@
-/// The state a reducer has just left, as a ``StoreObserver`` sees it during ``StoreObserver/didReduce(_:_:state:)``:
+/// The state a reducer has just left, as a ``StoreInstrument`` sees it during ``StoreInstrument/didReduce(_:_:state:)``:
 /// read in place, without copying it.
 ///
 /// ```swift

@@ -1,4 +1,4 @@
-/// What a store tells a ``StoreObserver`` about one reduced action, besides the action and the state.
+/// What a store tells a ``StoreInstrument`` about one reduced action, besides the action and the state.
 ///
 /// ```swift
 /// func didReduce(_ action: Action, _ reduction: Reduction, state: ReducedState<State>) {
@@ -13,10 +13,10 @@ public struct Reduction: Sendable, Equatable {
   /// The running effect (its ``EffectEvent/effect`` id) that caused the action — it sent it, or sent an action
   /// whose `.send` effects fed it back — or `nil`.
   public let effect: UInt64?
-  /// When the reducer ran and for how long, if the observer ``StoreObserver/measuresTime``.
+  /// When the reducer ran and for how long, if the instrument ``StoreInstrument/measuresTime``.
   public let timing: ReducerTiming?
 
-  /// A reduction record (stores make these; tests of observers may too).
+  /// A reduction record (stores make these; tests of instruments may too).
   public init(sequence: UInt64, origin: ActionOrigin, effect: UInt64?, timing: ReducerTiming?) {
     self.sequence = sequence
     self.origin = origin

@@ -1,15 +1,15 @@
 /// The steps a store reduces — each action and the state it left — copied by the store itself, on its send path, into
 /// preallocated storage that another thread takes in batches: the cheapest way to watch a busy store from outside.
 ///
-/// Give one to a store through its observer's ``StoreObserver/stepBuffer``. A store whose only observer has one copies
-/// each step straight into it and does not call ``StoreObserver/didReduce(_:_:state:)`` (no observer call, no
-/// ``Reduction`` built); with several observers the store calls `didReduce`, which should forward to
+/// Give one to a store through its instrument's ``StoreInstrument/stepBuffer``. A store whose only instrument has one copies
+/// each step straight into it and does not call ``StoreInstrument/didReduce(_:_:state:)`` (no instrument call, no
+/// ``Reduction`` built); with several instruments the store calls `didReduce`, which should forward to
 /// ``append(_:reduction:state:)``. The buffer has two halves: the store fills one while ``take(whileLocked:_:)``
 /// reads the other. When the half being filled is full the store drops steps and counts them until the next take:
 /// it never waits for the reader. Steps carry no reducer timing. One buffer serves one store.
 ///
 /// ```swift
-/// final class StepWatcher: StoreObserver, @unchecked Sendable {
+/// final class StepWatcher: StoreInstrument, @unchecked Sendable {
 ///   let stepBuffer: StepBuffer<Counter.State, Counter.Action>? = StepBuffer(capacity: 4_096)
 ///   func didReduce(_ action: Counter.Action, _ reduction: Reduction, state: ReducedState<Counter.State>) {
 ///     stepBuffer?.append(action, reduction: reduction, state: state)
@@ -107,7 +107,7 @@ public final class StepBuffer<State, Action: Sendable>: @unchecked Sendable {
   // MARK: Filling (with the store's lock held)
 
   /// Copies a step into the half being filled, or counts it as dropped when that half is full. The store calls
-  /// this with its lock held; an observer's ``StoreObserver/didReduce(_:_:state:)`` may too.
+  /// this with its lock held; an instrument's ``StoreInstrument/didReduce(_:_:state:)`` may too.
   @inline(__always)
   public func append(_ action: Action, reduction: Reduction, state: ReducedState<State>) {
     append(action, sequence: reduction.sequence, origin: reduction.origin, state: state.pointer)
@@ -128,7 +128,7 @@ public final class StepBuffer<State, Action: Sendable>: @unchecked Sendable {
   }
 
   /// The sequence number of the last step appended or dropped so far (0 before the first). Read it with the store's
-  /// lock held, e.g. from ``StoreObserver/effectDidChange(_:)``.
+  /// lock held, e.g. from ``StoreInstrument/effectDidChange(_:)``.
   public var lastSequence: UInt64 {
     let half = current.pointee
     let count = half.pointee.count

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ```swift
 /// let tracer = try StoreTracer(fileURL: URL(fileURLWithPath: "run.trace.json"))
-/// let store = Store(initialState: Counter.State(), observers: [tracer.observer(for: Counter.self)]) {
+/// let store = Store(initialState: Counter.State(), instruments: [tracer.instrument(for: Counter.self)]) {
 ///   Counter()
 /// }
 /// // … run …
@@ -18,7 +18,7 @@ import Foundation
 /// mark where it was cancelled. Times are real (``InstrumentationClock``), in microseconds since the tracer was
 /// created.
 ///
-/// Cost: the observer measures every reducer (two clock readings) and queues each event; formatting and writing
+/// Cost: the instrument measures every reducer (two clock readings) and queues each event; formatting and writing
 /// happen on a background queue. At most 100,000 events wait per store; past that events are dropped and counted
 /// in the trace (`dropped events` on the store's actions track).
 public final class StoreTracer: Sendable {
@@ -49,21 +49,21 @@ public final class StoreTracer: Sendable {
     state = LockIsolated(WriterState(file: file))
   }
 
-  /// The observer that traces a store of `reducer`'s type, named after it: one per store, all writing to this
+  /// The instrument that traces a store of `reducer`'s type, named after it: one per store, all writing to this
   /// tracer's file.
   ///
   /// ```swift
-  /// Store(initialState: Counter.State(), observers: [tracer.observer(for: Counter.self)]) { Counter() }
+  /// Store(initialState: Counter.State(), instruments: [tracer.instrument(for: Counter.self)]) { Counter() }
   /// ```
   @inlinable
-  public func observer<R: Reducer>(for reducer: R.Type) -> any StoreObserver<R.State, R.Action> {
+  public func instrument<R: Reducer>(for reducer: R.Type) -> any StoreInstrument<R.State, R.Action> {
     let events: DrainQueue<TraceItem<R.Action>> = newStoreEvents(for: reducer)
-    let observer = TraceObserver<R.State, R.Action>(
+    let instrument = TraceInstrument<R.State, R.Action>(
       events: events,
       appendAction: { action, reduction in events.append(.action(action, reduction)) },
       appendEffect: { event in events.append(.effect(event)) })
-    register(observer)
-    return observer
+    register(instrument)
+    return instrument
   }
 
   /// The event queue of the next store traced, named after `reducer`.
@@ -163,7 +163,7 @@ public enum StoreTraceError: Error, Equatable, Sendable, CustomStringConvertible
   }
 }
 
-/// What a tracer needs from each store's observer, whatever its types.
+/// What a tracer needs from each store's instrument, whatever its types.
 @usableFromInline
 protocol TracedStore: AnyObject, Sendable {
   func flush()

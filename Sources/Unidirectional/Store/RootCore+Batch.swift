@@ -6,7 +6,7 @@ extension RootCore {
   enum Work {
     /// Reduce an action fed back synchronously or sent re-entrantly; its effects go to `list`.
     case reduce(Action, ActionOrigin, cause: EffectRecord?, list: Int, dropsIfCauseCancelled: Bool)
-    /// Start an effect returned for `action` (the store's `sequence`-th reduction, for observers; the batch's
+    /// Start an effect returned for `action` (the store's `sequence`-th reduction, for instruments; the batch's
     /// `reduction`-th, for cancellations within the batch).
     case start(
       Effect<Action>, startedBy: Action, sequence: UInt64, cancelIDs: [CancelID], cause: EffectRecord?, list: Int,

@@ -21,7 +21,7 @@ extension RootCore {
       record.parent = cause
       cause.children[id] = record
     }
-    if observation != nil { report(.started, record) }
+    if counters != nil { report(.started, record) }
     let values = mutable.pointee.dependencies.values
     if let runtime {
       runtime.taskStarted()
@@ -107,7 +107,7 @@ extension RootCore {
   func finish(_ record: EffectRecord) {
     locked {
       record.isFinished = true
-      if observation != nil { report(.finished, record) }
+      if counters != nil { report(.finished, record) }
       mutable.pointee.effects.removeValue(forKey: record.id)
       for id in record.cancelIDs { removeCancellable(id, record.id) }
       record.pruneFromTree()
@@ -135,7 +135,7 @@ extension RootCore {
           continue
         }
         record.isCancelled = true
-        if observation != nil { report(.cancelled, record) }
+        if counters != nil { report(.cancelled, record) }
         if let task = record.task { cancellations.append { task.cancel() } }
       }
     }
@@ -184,7 +184,7 @@ extension RootCore {
         record.forEachInTree { record in
           guard !record.isFinished, !record.isCancelled else { return }
           record.isCancelled = true
-          if observation != nil { report(.cancelled, record) }
+          if counters != nil { report(.cancelled, record) }
           if let task = record.task { tasks.append(task) }
         }
       }

@@ -3,10 +3,10 @@
 /// One rule orders everything: a `send` reduces its action and, **with the store's lock held throughout**, every
 /// action fed back synchronously — `.send` effects, also inside `merge` and the synchronous leading parts of
 /// `concatenate`, depth-first — and every action sent re-entrantly on the reducing thread (from a reducer, a
-/// dependency's callback, an observer), each right after the action being reduced. Only then are state
-/// readers and observers let in: nobody ever sees a parent that has not yet reacted to its child.
+/// dependency's callback, an observer or an instrument), each right after the action being reduced. Only then
+/// are state readers and observers let in: nobody ever sees a parent that has not yet reacted to its child.
 ///
-/// A send into **another** store made while this thread holds a store (from a reducer, an observer, a dependency's
+/// A send into **another** store made while this thread holds a store (from a reducer, an observer, an instrument, a dependency's
 /// callback) is not reduced there and then: it waits until the thread lets go of its outermost store — after the
 /// current `send`'s whole batch — and is then sent, on the same thread, before that `send` returns, in the order the
 /// sends were made (``CrossStoreSends``). Its handle resolves when it is delivered. So a thread holding one store's
@@ -32,14 +32,14 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
   let dependenciesSlot: UnsafeMutablePointer<Unmanaged<ReducerDependencies>>
   let threadKey = ThreadContext.key
   let runtime: TestRuntime?
-  /// Told about every reduction and effect (see ``StoreObserver``); a store without observers has a placeholder
-  /// and no `observation`, and its send path pays nothing. Not optional: calling a method on a `let` needs no retain.
-  let observer: any StoreObserver<State, Action>
-  /// The observer's bookkeeping, outside any generic context; allocated only for a real observer.
-  let observation: UnsafeMutablePointer<ObservationCounters>?
+  /// Told about every reduction and effect (see ``StoreInstrument``); a store without instruments has a placeholder
+  /// and no `counters`, and its send path pays nothing. Not optional: calling a method on a `let` needs no retain.
+  let instrument: any StoreInstrument<State, Action>
+  /// The instrument's bookkeeping, outside any generic context; allocated only for a real instrument.
+  let counters: UnsafeMutablePointer<InstrumentCounters>?
   let observationHook: (@Sendable () -> Void)?
-  /// The observer's ``StoreObserver/stepBuffer`` when it is the only one: each step is copied into it, and the
-  /// observer's `didReduce` is not called.
+  /// The instrument's ``StoreInstrument/stepBuffer`` when it is the only one: each step is copied into it, and the
+  /// instrument's `didReduce` is not called.
   let stepBuffer: StepBuffer<State, Action>?
   /// The same, unretained, for the send path (a retain and a release of it per step measured ~30 instructions);
   /// `stepBuffer` keeps it alive.
@@ -72,7 +72,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     reducer: any Reducer<State, Action>,
     dependencies: DependencyValues,
     runtime: TestRuntime?,
-    observer: (any StoreObserver<State, Action>)?,
+    instrument: (any StoreInstrument<State, Action>)?,
     observationHook: (@Sendable () -> Void)?
   ) {
     self.reducer = reducer
@@ -86,23 +86,23 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     self.flags = .allocate(capacity: 1)
     self.flags.initialize(to: StoreFlags())
     self.runtime = runtime
-    self.observer = observer ?? Unobserved()
+    self.instrument = instrument ?? Uninstrumented()
     self.observationHook = observationHook
-    stepBuffer = observer is StoreObserverGroup<State, Action> ? nil : observer?.stepBuffer
+    stepBuffer = instrument is StoreInstrumentGroup<State, Action> ? nil : instrument?.stepBuffer
     unretainedStepBuffer = stepBuffer.map { Unmanaged.passUnretained($0) }
-    observation = observer.map { observer in
-      let counters = UnsafeMutablePointer<ObservationCounters>.allocate(capacity: 1)
-      counters.initialize(to: ObservationCounters(measuresTime: observer.measuresTime))
+    counters = instrument.map { instrument in
+      let counters = UnsafeMutablePointer<InstrumentCounters>.allocate(capacity: 1)
+      counters.initialize(to: InstrumentCounters(measuresTime: instrument.measuresTime))
       return counters
     }
     super.init()
-    guard observation != nil else { return }
+    guard counters != nil else { return }
     let lock = StoreLock(self)
     // The buffer the store fills, or each group member's.
-    let group = self.observer as? StoreObserverGroup<State, Action>
+    let group = self.instrument as? StoreInstrumentGroup<State, Action>
     for buffer in stepBuffer.map({ [$0] }) ?? group?.stepBuffers ?? [] { buffer.attach(lock) }
-    self.observer.storeDidStart(
-      ObservedStore(
+    self.instrument.storeDidStart(
+      InstrumentedStore(
         initialState: initialState, dependencies: dependencies, reducerType: type(of: reducer),
         lock: lock))
   }
@@ -114,9 +114,9 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     mutable.deallocate()
     dependenciesSlot.deallocate()
     flags.deallocate()
-    if let observation {
-      observer.storeDidEnd()
-      observation.deallocate()
+    if let counters {
+      instrument.storeDidEnd()
+      counters.deallocate()
     }
   }
 
@@ -204,20 +204,20 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
   func reduce(
     _ action: Action, origin: ActionOrigin, cause: EffectRecord?, context: UnsafeMutablePointer<ThreadContext>
   ) -> Effect<Action> {
-    let observation = self.observation
+    let counters = self.counters
     var start: UInt64 = 0
-    if let observation { start = ObservationCounters.willReduce(observation) }
+    if let counters { start = InstrumentCounters.willReduce(counters) }
     let outer = context.pointee.activeDependencies
     context.pointee.activeDependencies = dependenciesSlot.pointee
     let effect = reducer.reduce(into: &state.pointee, action: action)
     context.pointee.activeDependencies = outer
-    if let observation {
+    if let counters {
       if let unretainedStepBuffer {
         unretainedStepBuffer._withUnsafeGuaranteedRef {
-          $0.append(action, sequence: observation.pointee.sequence, origin: origin, state: UnsafePointer(state))
+          $0.append(action, sequence: counters.pointee.sequence, origin: origin, state: UnsafePointer(state))
         }
       } else {
-        didReduce(action, origin: origin, cause: cause, start: start, observation: observation)
+        didReduce(action, origin: origin, cause: cause, start: start, counters: counters)
       }
     }
     return effect

@@ -41,21 +41,21 @@ public final class Store<State, Action: Sendable>: @unchecked Sendable {
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in }
   ) {
     self.init(
-      initialState: initialState(), observers: [], reducer: reducer, withDependencies: prepareDependencies)
+      initialState: initialState(), instruments: [], reducer: reducer, withDependencies: prepareDependencies)
   }
 
-  /// The designated initializer shared with `TestStore` and stores with observers.
+  /// The designated initializer shared with `TestStore` and stores with instruments.
   package init(
     initialState: State,
     reducer: some Reducer<State, Action>,
     dependencies: DependencyValues,
     runtime: TestRuntime?,
-    observer: (any StoreObserver<State, Action>)?
+    instrument: (any StoreInstrument<State, Action>)?
   ) {
     let box = WeakStoreBox()
     let core = RootCore(
       initialState: initialState, reducer: reducer, dependencies: dependencies, runtime: runtime,
-      observer: observer, observationHook: { box.notify() })
+      instrument: instrument, observationHook: { box.notify() })
     self.core = core
     self.root = AnyRootStore(core: core)
     self.parent = nil

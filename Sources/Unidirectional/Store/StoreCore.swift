@@ -20,8 +20,8 @@ struct StoreFlags {
   var outerHeld: UnsafeMutablePointer<StoreFlags>?
 }
 
-/// The observer of a store without observers: never called.
-final class Unobserved<State, Action: Sendable>: StoreObserver {
+/// The instrument of a store without instruments: never called.
+final class Uninstrumented<State, Action: Sendable>: StoreInstrument {
   func didReduce(_ action: Action, _ reduction: Reduction, state: ReducedState<State>) {}
 }
 

@@ -59,7 +59,7 @@ final class EffectRecord: @unchecked Sendable {
   let cancelIDs: [CancelID]
   weak var owner: (any EffectOwner)?
   var id: UInt64 = 0
-  /// The store's sequence number of the action that started it (for observers; 0 without one).
+  /// The store's sequence number of the action that started it (for instruments; 0 without one).
   var sequence: UInt64 = 0
   var task: Task<Void, Never>?
   var isCancelled = false

@@ -16,26 +16,26 @@ import Unidirectional
     }
   }
 
-  final class SlowActionLogger: StoreObserver, @unchecked Sendable {
+  final class SlowActionLogger: StoreInstrument, @unchecked Sendable {
     var measuresTime: Bool { true }
     func didReduce(_ action: Counter.Action, _ reduction: Reduction, state: ReducedState<Counter.State>) {
       if let timing = reduction.timing, timing.nanoseconds > 1_000_000 { print("slow: \(describe(action))") }
     }
   }
 
-  final class StepWatcher: StoreObserver, @unchecked Sendable {
+  final class StepWatcher: StoreInstrument, @unchecked Sendable {
     let stepBuffer: StepBuffer<Counter.State, Counter.Action>? = StepBuffer(capacity: 4_096)
     func didReduce(_ action: Counter.Action, _ reduction: Reduction, state: ReducedState<Counter.State>) {
-      stepBuffer?.append(action, reduction: reduction, state: state)  // only with other observers beside it
+      stepBuffer?.append(action, reduction: reduction, state: state)  // only with other instruments beside it
     }
   }
 
   @Test func aStepWatcherTakesTheStepsTheStoreCopied() {
     let watcher = StepWatcher()
-    let alone = Store(initialState: Counter.State(), observers: [watcher]) { Counter() }
+    let alone = Store(initialState: Counter.State(), instruments: [watcher]) { Counter() }
     alone.send(.incrementTapped)
     let beside = StepWatcher()
-    let shared = Store(initialState: Counter.State(), observers: [beside, SlowActionLogger()]) { Counter() }
+    let shared = Store(initialState: Counter.State(), instruments: [beside, SlowActionLogger()]) { Counter() }
     shared.send(.incrementTapped)
     shared.send(.incrementTapped)
     let counts = [watcher, beside].map { $0.stepBuffer?.take { steps in steps.map(\.state.count) } ?? [] }
@@ -53,13 +53,13 @@ import Unidirectional
 
     // A timeline: Chrome Trace Event JSON, which ui.perfetto.dev and chrome://tracing open.
     let tracer = try StoreTracer(fileURL: traceURL)
-    let traced = Store(initialState: Counter.State(), observers: [tracer.observer(for: Counter.self)]) { Counter() }
+    let traced = Store(initialState: Counter.State(), instruments: [tracer.instrument(for: Counter.self)]) { Counter() }
     traced.send(.incrementTapped)
     try tracer.close()
 
-    // Anything else: a StoreObserver sees every reduction (sequence, sent/received, the effect that fed it back,
+    // Anything else: a StoreInstrument sees every reduction (sequence, sent/received, the effect that fed it back,
     // optionally the reducer's time) and every effect started, cancelled and finished, in order, under the store's lock.
-    let watched = Store(initialState: Counter.State(), observers: [SlowActionLogger()]) { Counter() }
+    let watched = Store(initialState: Counter.State(), instruments: [SlowActionLogger()]) { Counter() }
 
     store.send(.incrementTapped)
     watched.send(.incrementTapped)

@@ -24,8 +24,8 @@ private struct Tally: Reducer {
   }
 }
 
-/// An observer that collects steps through a ``StepBuffer`` and counts the `didReduce` calls it gets.
-private final class StepWatcher: StoreObserver, @unchecked Sendable {
+/// An instrument that collects steps through a ``StepBuffer`` and counts the `didReduce` calls it gets.
+private final class StepWatcher: StoreInstrument, @unchecked Sendable {
   let buffer: StepBuffer<Tally.State, Tally.Action>
   let didReduceCalls = LockIsolated(0)
   let effectSteps = LockIsolated<[UInt64]>([])
@@ -58,7 +58,7 @@ private final class StepWatcher: StoreObserver, @unchecked Sendable {
 }
 
 /// Sees every reduction through `didReduce`.
-private final class Counter: StoreObserver, @unchecked Sendable {
+private final class Counter: StoreInstrument, @unchecked Sendable {
   let sequences = LockIsolated<[UInt64]>([])
   func didReduce(_ action: Tally.Action, _ reduction: Reduction, state: ReducedState<Tally.State>) {
     sequences.withLock { $0.append(reduction.sequence) }
@@ -68,7 +68,7 @@ private final class Counter: StoreObserver, @unchecked Sendable {
 final class StepBufferTests: XCTestCase {
   func testTheStoreCopiesEveryStepWithoutCallingTheObserver() {
     let watcher = StepWatcher(capacity: 16)
-    let store = Store(initialState: Tally.State(), observers: [watcher]) { Tally() }
+    let store = Store(initialState: Tally.State(), instruments: [watcher]) { Tally() }
     store.send(.add(1))
     store.send(.addTwiceBack(10))
 
@@ -79,7 +79,7 @@ final class StepBufferTests: XCTestCase {
     XCTAssertEqual(taken.steps.map(\.3), [1, 1, 11, 21], "each step holds the state its action left")
     XCTAssertEqual(taken.doubled, [[], ["10 twice"], ["10 twice"], ["10 twice"]])
     XCTAssertEqual(taken.dropped, 0)
-    XCTAssertEqual(watcher.didReduceCalls.value, 0, "a sole observer with a step buffer is not called per action")
+    XCTAssertEqual(watcher.didReduceCalls.value, 0, "a sole instrument with a step buffer is not called per action")
     XCTAssertEqual(store.state.count, 21)
 
     XCTAssertTrue(watcher.take().steps.isEmpty, "a take empties what it took")
@@ -89,7 +89,7 @@ final class StepBufferTests: XCTestCase {
 
   func testAFullBufferDropsAndCountsWithoutWaiting() {
     let watcher = StepWatcher(capacity: 3)
-    let store = Store(initialState: Tally.State(), observers: [watcher]) { Tally() }
+    let store = Store(initialState: Tally.State(), instruments: [watcher]) { Tally() }
     for amount in 1...5 { store.send(.add(amount)) }
     XCTAssertEqual(watcher.buffer.lastSequence, 5, "the last sequence counts dropped steps too")
 
@@ -107,7 +107,7 @@ final class StepBufferTests: XCTestCase {
   func testWithOtherObserversTheObserverForwardsToItsBuffer() {
     let watcher = StepWatcher(capacity: 16)
     let counter = Counter()
-    let store = Store(initialState: Tally.State(), observers: [counter, watcher]) { Tally() }
+    let store = Store(initialState: Tally.State(), instruments: [counter, watcher]) { Tally() }
     store.send(.addTwiceBack(2))
 
     XCTAssertEqual(counter.sequences.value, [1, 2, 3])
@@ -118,7 +118,7 @@ final class StepBufferTests: XCTestCase {
   func testStepsOutliveTheStore() {
     let watcher = StepWatcher(capacity: 16)
     do {
-      let store = Store(initialState: Tally.State(), observers: [watcher]) { Tally() }
+      let store = Store(initialState: Tally.State(), instruments: [watcher]) { Tally() }
       store.send(.add(7))
     }
     let taken = watcher.take()
@@ -128,7 +128,7 @@ final class StepBufferTests: XCTestCase {
 
   func testTakingWhileAnotherThreadSendsLosesAndRepeatsNothing() {
     let watcher = StepWatcher(capacity: 64)
-    let store = Store(initialState: Tally.State(), observers: [watcher]) { Tally() }
+    let store = Store(initialState: Tally.State(), instruments: [watcher]) { Tally() }
     let sends = 20_000
     let sender = Thread { for _ in 0..<sends { store.send(.add(1)) } }
     sender.start()

@@ -41,7 +41,7 @@ final class StoreTracerTests: XCTestCase {
     let url = folder.appendingPathComponent("run.trace.json")
     let tracer = try StoreTracer(fileURL: url)
     let clock = TestClock()
-    let store = Store(initialState: Transfers.State(), observers: [tracer.observer(for: Transfers.self)]) {
+    let store = Store(initialState: Transfers.State(), instruments: [tracer.instrument(for: Transfers.self)]) {
       Transfers()
     } withDependencies: {
       $0.clock = clock
@@ -107,10 +107,10 @@ final class StoreTracerTests: XCTestCase {
   func testEachStoreIsAProcessOfItsOwn() async throws {
     let url = folder.appendingPathComponent("two.trace.json")
     let tracer = try StoreTracer(fileURL: url)
-    let first = Store(initialState: Transfers.State(), observers: [tracer.observer(for: Transfers.self)]) {
+    let first = Store(initialState: Transfers.State(), instruments: [tracer.instrument(for: Transfers.self)]) {
       Transfers()
     }
-    let second = Store(initialState: Transfers.State(), observers: [tracer.observer(for: Transfers.self)]) {
+    let second = Store(initialState: Transfers.State(), instruments: [tracer.instrument(for: Transfers.self)]) {
       Transfers()
     }
     first.send(.done)
@@ -127,7 +127,7 @@ final class StoreTracerTests: XCTestCase {
   func testActionNamesKeepTheCasesAndDropTheTypeNames() throws {
     let url = folder.appendingPathComponent("names.trace.json")
     let tracer = try StoreTracer(fileURL: url)
-    let store = Store(initialState: Hub.State(), observers: [tracer.observer(for: Hub.self)]) { Hub() }
+    let store = Store(initialState: Hub.State(), instruments: [tracer.instrument(for: Hub.self)]) { Hub() }
     store.send(.transfers(.done))
     store.send(.renamed("a \"quoted\" Hub.Action.name\n"))
     try tracer.close()

@@ -97,7 +97,8 @@ final class InspectorServerTests: XCTestCase {
 
   func testAFullLiveBufferDropsAndCountsActionsAndTheStoreGoesOn() throws {
     let live = InspectorLive(feature: "Counter")
-    let store = Store(initialState: Counter.State(), observers: [live.observer(for: Counter.self, bufferLimit: 10)]) {
+    let store = Store(initialState: Counter.State(), instruments: [live.instrument(for: Counter.self, bufferLimit: 10)])
+    {
       Counter()
     }
     // Far faster than the collector's 20 ms: the buffer of 10 fills and the rest are dropped, not waited for.

@@ -1,25 +1,25 @@
-/// The store a ``StoreObserver`` was installed on, as the observer sees it when the store starts.
+/// The store a ``StoreInstrument`` was installed on, as the instrument sees it when the store starts.
 ///
 /// ```swift
-/// func storeDidStart(_ store: ObservedStore<State>) {
+/// func storeDidStart(_ store: InstrumentedStore<State>) {
 ///   header = "\(typeName(store.reducerType)) from \(describe(store.initialState))"
 ///   lock = store.lock   // to read what `didReduce` collected, in step with the store
 /// }
 /// ```
-public struct ObservedStore<State> {
+public struct InstrumentedStore<State> {
   /// The state the store starts from.
   public let initialState: State
   /// The dependencies its reducer reads and its effects start with.
   public let dependencies: DependencyValues
   /// The type of its root reducer (e.g. `Counter`), for names.
   public let reducerType: Any.Type
-  /// Runs closures with the store's lock held: in step with the observer's own calls.
+  /// Runs closures with the store's lock held: in step with the instrument's own calls.
   public let lock: StoreLock
 }
 
 /// Runs closures with a store's lock held, for as long as the store lives, without keeping it alive.
 ///
-/// An observer's methods run with the store's lock held; another thread that reads what they collected takes the
+/// An instrument's methods run with the store's lock held; another thread that reads what they collected takes the
 /// same lock through this, so it sees every reduction up to that moment and none half-done.
 ///
 /// ```swift

@@ -6,13 +6,13 @@ import UnidirectionalInspector
 /// be seen while it runs.
 ///
 /// ```swift
-/// let instruments = try StoreInstruments(options, command: "counter")
+/// let instruments = try HostInstruments(options, command: "counter")
 /// defer { instruments.finish() }
-/// let store = Store(initialState: …, observers: instruments.observers(for: TimerCounter.self)) {
+/// let store = Store(initialState: …, instruments: instruments.instruments(for: TimerCounter.self)) {
 ///   TimerCounter(…).printChanges(to: instruments.printer)
 /// }
 /// ```
-struct StoreInstruments {
+struct HostInstruments {
   /// The options every store-running command accepts.
   static let valueOptions: Set<String> = ["--trace"]
   static let flagOptions: Set<String> = ["--print-changes", "--inspect"]
@@ -63,12 +63,13 @@ struct StoreInstruments {
     }
   }
 
-  /// The observers for a store of `reducer`'s type: the tracer's, if tracing, and the inspector's, if inspecting.
-  func observers<R: Reducer>(for reducer: R.Type) -> [any StoreObserver<R.State, R.Action>] where R.State: Sendable {
-    var observers: [any StoreObserver<R.State, R.Action>] = []
-    if let tracer { observers.append(tracer.observer(for: reducer)) }
-    if let inspector { observers.append(inspector.live.observer(for: reducer)) }
-    return observers
+  /// The instruments for a store of `reducer`'s type: the tracer's, if tracing, and the inspector's, if inspecting.
+  func instruments<R: Reducer>(for reducer: R.Type) -> [any StoreInstrument<R.State, R.Action>]
+  where R.State: Sendable {
+    var instruments: [any StoreInstrument<R.State, R.Action>] = []
+    if let tracer { instruments.append(tracer.instrument(for: reducer)) }
+    if let inspector { instruments.append(inspector.live.instrument(for: reducer)) }
+    return instruments
   }
 
   /// Prints what is still queued and writes the trace file; says where it went, or why it could not. The inspector

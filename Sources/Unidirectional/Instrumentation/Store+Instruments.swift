@@ -1,16 +1,16 @@
 extension Store {
-  /// A store reporting what it does to `observers` (see ``StoreObserver``), running `reducer` from `initialState`
+  /// A store reporting what it does to `instruments` (see ``StoreInstrument``), running `reducer` from `initialState`
   /// with dependencies changed by `prepareDependencies`.
   ///
   /// ```swift
   /// let tracer = StoreTracer()
-  /// let store = Store(initialState: Counter.State(), observers: [tracer.observer(for: Counter.self)]) {
+  /// let store = Store(initialState: Counter.State(), instruments: [tracer.instrument(for: Counter.self)]) {
   ///   Counter()
   /// }
   /// ```
   public convenience init<R: Reducer<State, Action>>(
     initialState: @autoclosure () -> State,
-    observers: [any StoreObserver<State, Action>],
+    instruments: [any StoreInstrument<State, Action>],
     @ReducerBuilder<State, Action> reducer: () -> R,
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in }
   ) {
@@ -24,17 +24,17 @@ extension Store {
     }
     self.init(
       initialState: state, reducer: reducer, dependencies: values, runtime: nil,
-      observer: StoreObserverGroup<State, Action>.combining(observers))
+      instrument: StoreInstrumentGroup<State, Action>.combining(instruments))
   }
 }
 
-extension StoreObserverGroup {
-  /// One observer for the store to call: `nil` for none, the observer itself for one, a group for several.
-  static func combining(_ observers: [any StoreObserver<State, Action>]) -> (any StoreObserver<State, Action>)? {
-    switch observers.count {
+extension StoreInstrumentGroup {
+  /// One instrument for the store to call: `nil` for none, the instrument itself for one, a group for several.
+  static func combining(_ instruments: [any StoreInstrument<State, Action>]) -> (any StoreInstrument<State, Action>)? {
+    switch instruments.count {
     case 0: nil
-    case 1: observers[0]
-    default: StoreObserverGroup(observers)
+    case 1: instruments[0]
+    default: StoreInstrumentGroup(instruments)
     }
   }
 }

@@ -1,12 +1,12 @@
-/// The observer a ``StoreTracer`` gives each store: queues what the store does and formats it as trace events on a
+/// The instrument a ``StoreTracer`` gives each store: queues what the store does and formats it as trace events on a
 /// background queue.
 @usableFromInline
-final class TraceObserver<State, Action: Sendable>: StoreObserver, TracedStore, @unchecked Sendable {
+final class TraceInstrument<State, Action: Sendable>: StoreInstrument, TracedStore, @unchecked Sendable {
   @usableFromInline typealias Events = DrainQueue<TraceItem<Action>>
 
   @usableFromInline var measuresTime: Bool { true }
   private let events: Events
-  /// Queue a reduced action and an effect event: made by the inlinable ``StoreTracer/observer(for:)``, where
+  /// Queue a reduced action and an effect event: made by the inlinable ``StoreTracer/instrument(for:)``, where
   /// `Action` is the app's own type, so queueing is specialized code (see ``TraceItem``).
   private let appendAction: (Action, Reduction) -> Void
   private let appendEffect: (EffectEvent) -> Void
@@ -22,7 +22,7 @@ final class TraceObserver<State, Action: Sendable>: StoreObserver, TracedStore, 
   }
 
   @usableFromInline
-  func storeDidStart(_ store: ObservedStore<State>) {
+  func storeDidStart(_ store: InstrumentedStore<State>) {
     events.append(.start)
   }
 
@@ -51,7 +51,7 @@ final class TraceObserver<State, Action: Sendable>: StoreObserver, TracedStore, 
 /// What a traced store queues for its tracer's background queue.
 ///
 /// Generic over the app's action, and appended only by closures made where that type is concrete: there building an
-/// item and appending it are a few moves. Appended from the observer's own (unspecialized) methods, the same item
+/// item and appending it are a few moves. Appended from the instrument's own (unspecialized) methods, the same item
 /// made every `didReduce` look up this enum's and its payload tuple's runtime type metadata (about 750 of the
 /// sender's 1,950 instructions, callgrind `--profile send_traced`); boxing the action as `any Sendable` instead cost
 /// about 290 still.

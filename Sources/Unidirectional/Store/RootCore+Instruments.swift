@@ -1,4 +1,4 @@
-// The dependencies a root core runs with, and what it tells its observer.
+// The dependencies a root core runs with, and what it tells its instrument.
 extension RootCore {
   // MARK: Dependencies
 
@@ -20,34 +20,34 @@ extension RootCore {
     dependencies.issueReporter.report(RuntimeIssue(message: message, fileID: "Unidirectional/Store", line: 0))
   }
 
-  // MARK: Observer
+  // MARK: Instrument
 
-  /// Reports a reduction begun by ``ObservationCounters/willReduce(_:)`` at `start` to the observer. Out of line: a
-  /// store without observers pays nothing for it. (A store whose observer has a step buffer copies into it instead,
+  /// Reports a reduction begun by ``InstrumentCounters/willReduce(_:)`` at `start` to the instrument. Out of line: a
+  /// store without instruments pays nothing for it. (A store whose instrument has a step buffer copies into it instead,
   /// in `reduce`.)
   @inline(never)
   func didReduce(
     _ action: Action, origin: ActionOrigin, cause: EffectRecord?, start: UInt64,
-    observation: UnsafeMutablePointer<ObservationCounters>
+    counters: UnsafeMutablePointer<InstrumentCounters>
   ) {
     let timing =
-      observation.pointee.measuresTime
+      counters.pointee.measuresTime
       ? ReducerTiming(start: start, nanoseconds: InstrumentationClock.nanoseconds &- start) : nil
     let reduction = Reduction(
-      sequence: observation.pointee.sequence, origin: origin, effect: cause?.id, timing: timing)
-    observer.didReduce(action, reduction, state: ReducedState(state))
+      sequence: counters.pointee.sequence, origin: origin, effect: cause?.id, timing: timing)
+    instrument.didReduce(action, reduction, state: ReducedState(state))
   }
 
-  /// The sequence number of the last action reduced (0 without an observer). Call with the lock held.
-  var lastSequence: UInt64 { observation?.pointee.sequence ?? 0 }
+  /// The sequence number of the last action reduced (0 without an instrument). Call with the lock held.
+  var lastSequence: UInt64 { counters?.pointee.sequence ?? 0 }
 
-  /// Tells the observer what happened to `record`. Call with the lock held.
+  /// Tells the instrument what happened to `record`. Call with the lock held.
   func report(_ kind: EffectEvent.Kind, _ record: EffectRecord) {
-    guard let observation else { return }
-    observer.effectDidChange(
+    guard let counters else { return }
+    instrument.effectDidChange(
       EffectEvent(
         kind: kind, effect: record.id, startedBy: record.sequence, parent: kind == .started ? record.parent?.id : nil,
-        time: observation.pointee.measuresTime ? InstrumentationClock.nanoseconds : nil))
+        time: counters.pointee.measuresTime ? InstrumentationClock.nanoseconds : nil))
   }
 
   func withLock<T>(_ body: () throws -> T) rethrows -> T {
@@ -55,20 +55,20 @@ extension RootCore {
   }
 }
 
-/// What a store with an observer keeps for it, outside any generic context (the send path reads it).
-struct ObservationCounters {
+/// What a store with an instrument keeps for it, outside any generic context (the send path reads it).
+struct InstrumentCounters {
   /// The sequence number of the last action reduced.
   var sequence: UInt64 = 0
-  /// Whether the observer wants clock readings.
+  /// Whether the instrument wants clock readings.
   let measuresTime: Bool
 
   init(measuresTime: Bool) {
     self.measuresTime = measuresTime
   }
 
-  /// Counts a reduction about to run; returns the clock's reading if the observer measures time, else 0.
+  /// Counts a reduction about to run; returns the clock's reading if the instrument measures time, else 0.
   @inline(__always)
-  static func willReduce(_ counters: UnsafeMutablePointer<ObservationCounters>) -> UInt64 {
+  static func willReduce(_ counters: UnsafeMutablePointer<InstrumentCounters>) -> UInt64 {
     counters.pointee.sequence &+= 1
     return counters.pointee.measuresTime ? now() : 0
   }

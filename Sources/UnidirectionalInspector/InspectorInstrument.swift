@@ -1,8 +1,8 @@
 import Foundation
 import Unidirectional
 
-/// The store observer of a live inspector (``InspectorLive/observer(for:bufferLimit:)``): the store copies each
-/// action and the state it left into its ``StepBuffer`` itself, and the observer copies each effect event with the
+/// The store instrument of a live inspector (``InspectorLive/instrument(for:bufferLimit:)``): the store copies each
+/// action and the state it left into its ``StepBuffer`` itself, and the instrument copies each effect event with the
 /// step it happened at into a preallocated buffer — no lock of its own, no formatting, no I/O, no waiting for the page.
 ///
 /// The inspector's collector takes the filled buffers (swapping in empty ones) under the store's lock, every few
@@ -10,9 +10,9 @@ import Unidirectional
 /// that start effects: a plain `send` never reaches them.
 ///
 /// ```swift
-/// let store = Store(initialState: Counter.State(), observers: [live.observer(for: Counter.self)]) { Counter() }
+/// let store = Store(initialState: Counter.State(), instruments: [live.instrument(for: Counter.self)]) { Counter() }
 /// ```
-public final class InspectorObserver<State: Sendable, Action: Sendable>: StoreObserver, InspectorStepSource,
+public final class InspectorInstrument<State: Sendable, Action: Sendable>: StoreInstrument, InspectorStepSource,
   @unchecked Sendable
 {
   /// One buffer of effect events, and how many were dropped while it was current.
@@ -68,16 +68,16 @@ public final class InspectorObserver<State: Sendable, Action: Sendable>: StoreOb
     buffer.pointee.dropped = 0
   }
 
-  /// The store copies its steps here (see ``StepBuffer``): no observer call per action.
+  /// The store copies its steps here (see ``StepBuffer``): no instrument call per action.
   public var stepBuffer: StepBuffer<State, Action>? { steps }
 
-  public func storeDidStart(_ store: ObservedStore<State>) {
+  public func storeDidStart(_ store: InstrumentedStore<State>) {
     let initial = store.initialState
     lock.withLock { lastState = (0, initial) }
     live?.started { customDump(initial) }
   }
 
-  /// Called only when the store has other observers too: the same copy the store makes on its own.
+  /// Called only when the store has other instruments too: the same copy the store makes on its own.
   @inline(__always)
   public func didReduce(_ action: Action, _ reduction: Reduction, state: ReducedState<State>) {
     steps.append(action, reduction: reduction, state: state)

@@ -50,7 +50,7 @@ private struct LongDownload: Reducer {
 }
 
 /// Writes down everything a store tells it, as readable lines.
-private final class EventLog<State: Sendable, Action: Sendable>: StoreObserver, @unchecked Sendable {
+private final class EventLog<State: Sendable, Action: Sendable>: StoreInstrument, @unchecked Sendable {
   let measuresTime: Bool
   let lines = LockIsolated<[String]>([])
   let reductions = LockIsolated<[Reduction]>([])
@@ -64,7 +64,7 @@ private final class EventLog<State: Sendable, Action: Sendable>: StoreObserver, 
     self.ended = ended
   }
 
-  func storeDidStart(_ store: ObservedStore<State>) {
+  func storeDidStart(_ store: InstrumentedStore<State>) {
     start.setValue((store.initialState, typeName(store.reducerType), store.lock))
     lines.withLock { $0.append("start") }
   }
@@ -89,10 +89,10 @@ private final class EventLog<State: Sendable, Action: Sendable>: StoreObserver, 
   }
 }
 
-final class StoreObserverTests: XCTestCase {
+final class StoreInstrumentTests: XCTestCase {
   func testEveryReductionAndEffectIsReportedInOrder() async {
     let log = EventLog<Downloads.State, Downloads.Action>()
-    let store = Store(initialState: Downloads.State(), observers: [log]) { Downloads() }
+    let store = Store(initialState: Downloads.State(), instruments: [log]) { Downloads() }
     await store.send(.start).finish()
     XCTAssertEqual(
       log.lines.value,
@@ -110,7 +110,7 @@ final class StoreObserverTests: XCTestCase {
 
   func testAnEffectStartedByAFedBackActionNamesItsParent() async {
     let log = EventLog<Downloads.State, Downloads.Action>()
-    let store = Store(initialState: Downloads.State(), observers: [log]) { Downloads() }
+    let store = Store(initialState: Downloads.State(), instruments: [log]) { Downloads() }
     await store.send(.chain).finish()
     let lines = log.lines.value
     XCTAssertEqual(
@@ -128,7 +128,7 @@ final class StoreObserverTests: XCTestCase {
   func testCancellationIsReportedWhenItHappensAndTheEffectFinishesAfter() async {
     let clock = TestClock()
     let log = EventLog<LongDownload.State, LongDownload.Action>()
-    let store = Store(initialState: LongDownload.State(), observers: [log]) {
+    let store = Store(initialState: LongDownload.State(), instruments: [log]) {
       LongDownload()
     } withDependencies: {
       $0.clock = clock
@@ -153,7 +153,7 @@ final class StoreObserverTests: XCTestCase {
     let ended = expectation(description: "the store ended")
     let log = EventLog<LongDownload.State, LongDownload.Action>(ended: ended)
     var store: Store<LongDownload.State, LongDownload.Action>? = Store(
-      initialState: LongDownload.State(), observers: [log]
+      initialState: LongDownload.State(), instruments: [log]
     ) {
       LongDownload()
     } withDependencies: {
@@ -185,7 +185,7 @@ final class StoreObserverTests: XCTestCase {
   func testTimesAreMeasuredOnlyForObserversThatAskForThem() async {
     let timed = EventLog<Downloads.State, Downloads.Action>(measuresTime: true)
     let untimed = EventLog<Downloads.State, Downloads.Action>()
-    let store = Store(initialState: Downloads.State(), observers: [timed, untimed]) { Downloads() }
+    let store = Store(initialState: Downloads.State(), instruments: [timed, untimed]) { Downloads() }
     let before = InstrumentationClock.nanoseconds
     await store.send(.start).finish()
     let after = InstrumentationClock.nanoseconds
@@ -202,12 +202,12 @@ final class StoreObserverTests: XCTestCase {
     XCTAssertEqual(eventTimes.count, 2)
     XCTAssertEqual(eventTimes, eventTimes.sorted())
 
-    // Observers of one store see the same reductions, with times when any of them asks.
+    // Instruments of one store see the same reductions, with times when any of them asks.
     XCTAssertEqual(untimed.reductions.value, timed.reductions.value)
     XCTAssertEqual(untimed.lines.value, timed.lines.value)
 
     let alone = EventLog<Downloads.State, Downloads.Action>()
-    let untimedStore = Store(initialState: Downloads.State(), observers: [alone]) { Downloads() }
+    let untimedStore = Store(initialState: Downloads.State(), instruments: [alone]) { Downloads() }
     await untimedStore.send(.start).finish()
     XCTAssertEqual(alone.reductions.value.map(\.sequence), [1, 2, 3])
     XCTAssertTrue(alone.reductions.value.allSatisfy { $0.timing == nil })
@@ -218,7 +218,7 @@ final class StoreObserverTests: XCTestCase {
     let ended = expectation(description: "the store ended")
     let log = EventLog<Downloads.State, Downloads.Action>(ended: ended)
     var store: Store<Downloads.State, Downloads.Action>? = Store(
-      initialState: Downloads.State(started: 7), observers: [log]
+      initialState: Downloads.State(started: 7), instruments: [log]
     ) { Downloads() }
     store?.send(.counted)
     guard let start = log.start.value else { return XCTFail("storeDidStart was not called") }
@@ -232,14 +232,14 @@ final class StoreObserverTests: XCTestCase {
 
   func testActionsSentThroughAScopedStoreAreTheRootsActions() {
     let log = EventLog<Parent.State, Parent.Action>()
-    let store = Store(initialState: Parent.State(), observers: [log]) { Parent() }
+    let store = Store(initialState: Parent.State(), instruments: [log]) { Parent() }
     let child = store.scope(state: \.child, action: Parent.Action.child)
     child.send(.counted)
     XCTAssertEqual(log.lines.value, ["start", "#1 sent Parent.Action.child(Downloads.Action.counted)"])
   }
 
   func testAStoreWithoutObserversReportsNothingAndSendsAsBefore() async {
-    let store = Store(initialState: Downloads.State(), observers: []) { Downloads() }
+    let store = Store(initialState: Downloads.State(), instruments: []) { Downloads() }
     await store.send(.start).finish()
     XCTAssertEqual(store.finished, 1)
   }

@@ -1,9 +1,9 @@
 import Unidirectional
 
-/// The store observer an ``ActionRecorder`` records through: it starts the recording when the store starts and
+/// The store instrument an ``ActionRecorder`` records through: it starts the recording when the store starts and
 /// appends every reduced action to it.
 @usableFromInline
-final class RecordingObserver<State: Encodable, Action: Encodable & Sendable>: StoreObserver, @unchecked Sendable {
+final class RecordingInstrument<State: Encodable, Action: Encodable & Sendable>: StoreInstrument, @unchecked Sendable {
   private let recorder: ActionRecorder
   private let copy: RecordingSession<State, Action>.Copy
   /// The recording, once the store has started it (retained by `started`); unretained and behind a pointer, so the
@@ -36,7 +36,7 @@ final class RecordingObserver<State: Encodable, Action: Encodable & Sendable>: S
   /// store, the initial state cannot be encoded, the header cannot be written), the store runs unrecorded and a
   /// runtime issue says why.
   @usableFromInline
-  func storeDidStart(_ store: ObservedStore<State>) {
+  func storeDidStart(_ store: InstrumentedStore<State>) {
     do {
       let session: RecordingSession<State, Action> = try recorder.attach(
         initialState: store.initialState, dependencies: store.dependencies,
