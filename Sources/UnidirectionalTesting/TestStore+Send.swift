@@ -25,7 +25,7 @@ extension TestStore {
       runtime.release()
       journal.location.set(nil)
     }
-    runtime.runUntilIdle()
+    _ = runtime.runUntilIdle(defersCompletions: true)
     if isDismissed {
       report("Can't send action to dismissed test store.", at: location)
       return TestStoreTask(task: .none, runtime: runtime, timeout: timeout, reporter: reporter)
@@ -58,7 +58,7 @@ extension TestStore {
       sentState, afterApplying: updateStateToExpectedResult, for: "send", at: location, stackIDsFrom: stackIDsBefore)
     // Until each effect is suspended again, here or on a TestClock; one that went to the main actor first (an Xcode
     // 26 target's effect reading its reducer's `@Dependency`) is waited for.
-    await runtime.settle()
+    await runtime.settle(defersCompletions: true)
     return TestStoreTask(task: task, runtime: runtime, timeout: timeout, reporter: reporter)
   }
 

@@ -100,7 +100,9 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     TestStoreDefaults.install()
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
     let journal = Journal<State, Action>()
-    let runtime = TestRuntime()
+    // Under an interleaving explorer, the run chooses the order of the store's work and collects its failures.
+    let runtime = ExploredRun.current.map { TestRuntime(chooser: $0) } ?? TestRuntime()
+    let reporter = InterleavingExplorer.collector ?? reporter
     TestRuntimes.register(runtime)
     var dependencies = DependencyValues.current
     dependencies.context = .test

@@ -199,7 +199,7 @@ public final class TestClock: Clock, @unchecked Sendable {
   /// test double that advances the clock), its own runtime is running that effect: it only runs what is queued.
   private func settle(_ runtimes: [TestRuntime]) async {
     let current = TestRuntime.current
-    for runtime in runtimes where runtime !== current { await runtime.settle() }
+    for runtime in runtimes where runtime !== current { await runtime.settle(defersCompletions: true) }
     current?.runUntilIdle()
   }
 

@@ -33,9 +33,27 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
   private var nextWaiter: UInt64 = 0
   private var liveTasks = 0
   private var blockedTasks = 0
+  /// Chooses what runs next whenever more than one thing is ready (an interleaving explorer); nil: first in,
+  /// first out.
+  private let chooser: (any ScheduleChooser)?
+  /// Racing calls waiting for the chooser to complete them (only with a chooser), oldest first.
+  private var completions: [(call: UInt64, resume: @Sendable () -> Void)] = []
+  private var nextCall: UInt64 = 0
 
   /// A runtime with no jobs.
-  public init() {}
+  public init() {
+    chooser = nil
+  }
+
+  /// A runtime whose every choice `chooser` makes: one explored schedule. It never drains in the background, so
+  /// only the test's calls run its jobs, and a schedule replays the same way every time.
+  package init(chooser: any ScheduleChooser) {
+    self.chooser = chooser
+    holds = 1
+  }
+
+  /// Whether a chooser decides this runtime's order (racing calls wait for it only then).
+  package var isExplored: Bool { chooser != nil }
 
   public func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
@@ -76,16 +94,22 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
   /// A call made from inside one of this runtime's jobs returns 0 at once.
   @discardableResult
   public func runUntilIdle() -> Int {
-    drain(inBackground: false)
+    drain(inBackground: false, defersCompletions: false)
+  }
+
+  /// ``runUntilIdle()`` at a point where the test goes on without needing effects to progress (after a `send`): an
+  /// explorer may leave racing calls waiting here.
+  package func runUntilIdle(defersCompletions: Bool) -> Int {
+    drain(inBackground: false, defersCompletions: defersCompletions)
   }
 
   /// Runs what became ready while the test was elsewhere, unless a test store operation holds the runtime.
   private func drainInBackground() {
     lock.withLock { isBackgroundDrainScheduled = false }
-    _ = drain(inBackground: true)
+    _ = drain(inBackground: true, defersCompletions: false)
   }
 
-  private func drain(inBackground: Bool) -> Int {
+  private func drain(inBackground: Bool, defersCompletions: Bool) -> Int {
     let thread = pthread_self()
     let isReentrant = lock.withLock { drainer.map { pthread_equal($0, thread) != 0 } ?? false }
     guard !isReentrant else { return 0 }
@@ -105,22 +129,54 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
       drainLock.unlock()
     }
     var count = 0
-    while let job = nextJob() {
-      job.runSynchronously(on: asUnownedTaskExecutor())
+    while let step = nextStep(defersCompletions: defersCompletions) {
+      switch step {
+      case let .run(job): job.runSynchronously(on: asUnownedTaskExecutor())
+      case let .complete(resume): resume()
+      }
       count += 1
     }
     return count
   }
 
-  private func nextJob() -> UnownedJob? {
+  private enum Step {
+    case run(UnownedJob)
+    case complete(@Sendable () -> Void)
+  }
+
+  /// The oldest ready job; with a chooser and more than one option, the one it chooses.
+  private func nextStep(defersCompletions: Bool) -> Step? {
     lock.withLock {
-      guard head < jobs.count else {
-        jobs.removeAll(keepingCapacity: true)
-        head = 0
-        return nil
+      let ready = jobs.count - head
+      guard let chooser, ready + completions.count > 1 || (ready == 0 && !completions.isEmpty) else {
+        guard ready > 0 else {
+          jobs.removeAll(keepingCapacity: true)
+          head = 0
+          return nil
+        }
+        defer { head += 1 }
+        return .run(jobs[head])
       }
-      defer { head += 1 }
-      return jobs[head]
+      // Ready jobs first in, first out, then the waiting racing calls in the order they were made. Where the test
+      // goes on without needing progress, leaving the calls waiting comes first: a racing answer arrives as late as
+      // the test allows unless the explorer makes it early.
+      let defers = ready == 0 && defersCompletions
+      var options = defers ? [ScheduleOption.deferCompletions] : []
+      options += jobs[head...].map { ScheduleOption.job(task: unsafeBitCast($0, to: UInt.self)) }
+      options += completions.map { .completion(call: $0.call) }
+      let chosen = options.count == 1 ? 0 : chooser.choose(ChoicePoint(options: options))
+      let choice = min(max(chosen, 0), options.count - 1) - (defers ? 1 : 0)
+      if choice < 0 { return nil }
+      if choice < ready { return .run(jobs.remove(at: head + choice)) }
+      return .complete(completions.remove(at: choice - ready).resume)
+    }
+  }
+
+  /// Parks a racing call until the chooser completes it (``RacingCalls``): `resume` resumes the caller.
+  package func addCompletion(_ resume: @escaping @Sendable () -> Void) {
+    lock.withLock {
+      completions.append((nextCall, resume))
+      nextCall += 1
     }
   }
 
@@ -180,11 +236,11 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
   /// runs its jobs in order, so a job queued on it now runs after that hop; once it has run, the task is back here
   /// (or really waiting elsewhere). Each round is one such round trip, bounded by `timeout` in case nothing serves
   /// the main actor; a round that brings no work back ends the wait.
-  package func settle(timeout: Duration = .seconds(1)) async {
+  package func settle(timeout: Duration = .seconds(1), defersCompletions: Bool = false) async {
     hold()
     defer { release() }
     for _ in 0..<1_000 {
-      runUntilIdle()
+      _ = runUntilIdle(defersCompletions: defersCompletions)
       if isQuiescent { return }
       guard await waitForMainActor(timeout: timeout) else { return }
     }

@@ -1,0 +1,180 @@
+import Testing
+import Unidirectional
+
+/// Runs `scenario` — a closure that makes a fresh `TestStore` and its dependencies, sends, advances clocks and
+/// asserts — once per schedule of its concurrently ready work, and fails the test at the first schedule that breaks
+/// a check, shrunk and printed as a string that replays it.
+///
+/// A choice point is any moment with more than one thing ready: effect jobs on the store's runtime, sleepers of a
+/// `TestClock` woken at the same instant, and completions of calls made through ``withRacing(_:)``. Every check of
+/// the scenario counts: the `TestStore`'s (exhaustive or not, `finish()`, effects still running at the end),
+/// `#expect` in a Swift Testing test, and errors it throws.
+///
+/// ```swift
+/// @Test func theLatestSearchWins() async {
+///   await exploreInterleavings(.exhaustive(maxDeviations: 2)) {
+///     let store = TestStore(initialState: Search.State()) { Search() } withDependencies: {
+///       $0.search = { query in try await withRacing { [query + "!"] } }
+///     }
+///     await store.send(.queryChanged("a")) { $0.query = "a" }
+///     await store.send(.queryChanged("ab")) { $0.query = "ab" }
+///     await store.skipReceivedActions()
+///     #expect(store.state.results == ["ab!"])
+///   }
+/// }
+/// ```
+///
+/// Pin a failing schedule to replay exactly that run, every time: `exploreInterleavings(replaying: "4:1") { … }`.
+@discardableResult
+nonisolated(nonsending) public func exploreInterleavings(
+  _ strategy: ExplorationStrategy = .exhaustive(),
+  replaying schedule: String? = nil,
+  reporter: TestReporter = .automatic,
+  fileID: StaticString = #fileID,
+  filePath: StaticString = #filePath,
+  line: UInt = #line,
+  column: UInt = #column,
+  _ scenario: nonisolated(nonsending) @escaping () async throws -> Void
+) async -> ExplorationReport {
+  let explorer = InterleavingExplorer(scenario: scenario)
+  func fail(_ message: String) {
+    reporter.report(TestFailure(message: message, fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+  if let schedule {
+    let parsed: Schedule
+    do {
+      parsed = try Schedule(schedule)
+    } catch {
+      fail("\(error)")
+      return ExplorationReport(schedulesRun: 0, isComplete: false, failingSchedule: nil, failures: ["\(error)"])
+    }
+    let (run, failures) = await explorer.run(.following(parsed, strict: true))
+    let problems = failures + (run.mismatch.map { ["the scenario did not replay the same way: \($0)"] } ?? [])
+    for problem in problems { fail("In the schedule \"\(schedule)\": \(problem)") }
+    return ExplorationReport(
+      schedulesRun: 1, isComplete: true, failingSchedule: problems.isEmpty ? nil : schedule, failures: problems)
+  }
+  var (report, failing) = await explorer.explore(strategy)
+  if let failing {
+    let (shrunk, failures) = await explorer.shrink(failing)
+    report.failingSchedule = shrunk.description
+    report.failures = failures
+    fail(
+      """
+      Exploring interleavings (\(strategy)): schedule \(report.schedulesRun) broke the scenario.
+      Shrunk to \(shrunk.count) choice\(shrunk.count == 1 ? "" : "s") that differ\(shrunk.count == 1 ? "s" : "") \
+      from first in, first out: "\(shrunk)". Replay it with exploreInterleavings(replaying: "\(shrunk)") { … }.
+
+      \(failures.joined(separator: "\n\n"))
+      """)
+  }
+  return report
+}
+
+/// Runs one scenario under many schedules (see ``exploreInterleavings(_:replaying:reporter:fileID:filePath:line:column:_:)``).
+struct InterleavingExplorer {
+  /// Where the test stores of an explored run report: the run's own collection, not the test.
+  @TaskLocal static var collector: TestReporter?
+
+  let scenario: nonisolated(nonsending) () async throws -> Void
+
+  /// Runs the scenario once with `policy`; returns the run and what failed in it.
+  nonisolated(nonsending) func run(_ policy: ExploredRun.Policy) async -> (ExploredRun, [String]) {
+    let run = ExploredRun(policy)
+    let failures = TestFailures()
+    let issues = LockIsolated<[String]>([])
+    await ExploredRun.$current.withValue(run) {
+      await Self.$collector.withValue(failures.reporter) {
+        if Test.current != nil {
+          // Every issue of the run (an #expect, a thrown error) is known: collected here, reported once after.
+          do {
+            try await withKnownIssue(isIntermittent: true) {
+              try await scenario()
+            } matching: { issue in
+              issues.withLock { $0.append("\(issue)") }
+              return true
+            }
+          } catch {
+            issues.withLock { $0.append("The scenario threw \(error)") }
+          }
+        } else {
+          do {
+            try await scenario()
+          } catch {
+            issues.withLock { $0.append("The scenario threw \(error)") }
+          }
+        }
+      }
+    }
+    return (run, failures.messages + issues.value)
+  }
+
+  /// Runs schedules as `strategy` picks them until one fails or none is left; returns what ran and the failing
+  /// schedule, if one failed.
+  nonisolated(nonsending) func explore(_ strategy: ExplorationStrategy) async -> (ExplorationReport, Schedule?) {
+    var count = 0
+    func failed(_ run: ExploredRun, _ failures: [String]) -> (ExplorationReport, Schedule?) {
+      let schedule = Schedule(choices: run.choices)
+      let report = ExplorationReport(
+        schedulesRun: count, isComplete: false, failingSchedule: schedule.description, failures: failures)
+      return (report, schedule)
+    }
+    switch strategy {
+    case let .exhaustive(maxDeviations, maxSchedules):
+      let search = DepthFirstSchedules(maxDeviations: maxDeviations)
+      var prefix: [Int]? = []
+      while let next = prefix, count < maxSchedules {
+        let (run, failures) = await run(.following(Schedule(), prefix: next))
+        count += 1
+        if let mismatch = run.mismatch {
+          return failed(run, ["The scenario is not deterministic: replaying a schedule, \(mismatch)."])
+        }
+        if !failures.isEmpty { return failed(run, failures) }
+        prefix = search.next(after: run.choices, optionCounts: run.optionCounts)
+      }
+      return (
+        ExplorationReport(schedulesRun: count, isComplete: prefix == nil, failingSchedule: nil, failures: []), nil
+      )
+    case let .random(seed, schedules):
+      for index in 0..<schedules {
+        let (run, failures) = await run(.random(seed: seed &+ UInt64(index) &* 0x9E37_79B9))
+        count += 1
+        if !failures.isEmpty { return failed(run, failures) }
+      }
+    case let .pct(seed, depth, schedules):
+      // The first-in-first-out run measures how many choice points a run has.
+      let (first, firstFailures) = await run(.following(Schedule()))
+      count += 1
+      if !firstFailures.isEmpty { return failed(first, firstFailures) }
+      let steps = max(first.choices.count, 1)
+      for index in 0..<max(schedules - 1, 0) {
+        let (run, failures) = await run(.pct(seed: seed &+ UInt64(index) &* 0x9E37_79B9, depth: depth, steps: steps))
+        count += 1
+        if !failures.isEmpty { return failed(run, failures) }
+      }
+    }
+    return (ExplorationReport(schedulesRun: count, isComplete: false, failingSchedule: nil, failures: []), nil)
+  }
+
+  /// The failing `schedule` with as few deviations from first in, first out as still fail, and its failures.
+  nonisolated(nonsending) func shrink(_ schedule: Schedule) async -> (Schedule, [String]) {
+    var best = schedule
+    var (_, bestFailures) = await run(.following(best))
+    var attempts = 0
+    var shrinking = true
+    while shrinking, attempts < 200 {
+      shrinking = false
+      for point in best.deviations.keys.sorted() {
+        attempts += 1
+        let (run, failures) = await run(.following(best.removing(point)))
+        if !failures.isEmpty {
+          best = Schedule(choices: run.choices)
+          bestFailures = failures
+          shrinking = true
+          break
+        }
+      }
+    }
+    return (best, bestFailures)
+  }
+}
