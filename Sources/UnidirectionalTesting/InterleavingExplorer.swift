@@ -6,7 +6,7 @@ import Unidirectional
 /// a check, shrunk and printed as a string that replays it.
 ///
 /// A choice point is any moment with more than one thing ready: effect jobs on the store's runtime, sleepers of a
-/// `TestClock` woken at the same instant, and completions of calls made through ``withRacing(_:)``. Every check of
+/// `TestClock` woken at the same instant, and completions of calls made through `withRacing(_:)`. Every check of
 /// the scenario counts: the `TestStore`'s (exhaustive or not, `finish()`, effects still running at the end),
 /// `#expect` in a Swift Testing test, and errors it throws.
 ///

@@ -31,6 +31,8 @@ final class Journal<State, Action: Sendable>: StoreInstrument, @unchecked Sendab
   }
 
   private let storage = LockIsolated(Entries())
+  /// Checks run on the state after every reduced action (``TestStore/checkEveryState(_:)``).
+  let invariants = LockIsolated<[@Sendable (State, Action) -> Void]>([])
   /// Where the test is now, for runtime issues raised by effects.
   let location = CurrentLocation()
   /// The store's stack id generator (its `\.stackElementID`).
@@ -40,6 +42,7 @@ final class Journal<State, Action: Sendable>: StoreInstrument, @unchecked Sendab
   /// own; every other action (fed back by an effect, or sent re-entrantly) is received.
   func didReduce(_ action: Action, _ reduction: Reduction, state: ReducedState<State>) {
     let state = state.value
+    for check in invariants.value { check(state, action) }
     let stackIDsAfter = stackElementIDs.value.peek()
     storage.withLock { entries in
       let stackIDsBefore = entries.stackIDs ?? StackElementID(generation: 0)
