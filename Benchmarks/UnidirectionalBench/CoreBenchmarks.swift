@@ -263,6 +263,7 @@ enum CoreBenchmarks {
       done.wait()
     default:
       if InstrumentationBenchmarks.profile(name, iterations: iterations) { return }
+      if ManyStoresBenchmarks.profile(name, iterations: iterations) { return }
       if SharingBenchmarks.profile(name, iterations: iterations) { return }
       if ObservationBenchmarks.profile(name, iterations: iterations) { return }
       if InspectorBenchmarks.profile(name, iterations: iterations) { return }

@@ -30,6 +30,16 @@ if arguments.dropFirst().first == "sharing" {
   exit(results.isEmpty ? 1 : 0)
 }
 
+if arguments.dropFirst().first == "stores" {
+  // Only the many-stores cases: `unidirectional-bench stores [--json] [--count N]` (default: 100k and 1M stores).
+  let counts = arguments.firstIndex(of: "--count").flatMap { index in
+    index + 1 < arguments.count ? Int(arguments[index + 1]).map { [$0] } : nil
+  }
+  let results = await ManyStoresBenchmarks.all(counts: counts ?? [100_000, 1_000_000])
+  print(json ? results.map(\.jsonLine).joined(separator: "\n") : BenchmarkResult.table(results))
+  exit(results.isEmpty ? 1 : 0)
+}
+
 // The features' benchmarks (uploads, resumable transfers, the S3 backend, photo analysis) are `feature-bench` in the
 // Demos package: `swift run -c release --package-path Demos feature-bench --upload`.
 var results: [BenchmarkResult] = []
