@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A value that can be read and changed from any thread, one caller at a time.
 ///
 /// The one lock-guarded box of the project: effects, clients and tests share mutable bookkeeping through it.
@@ -11,25 +13,33 @@
 /// XCTAssertEqual(requests.value.count, 1)
 /// ```
 public final class LockIsolated<Value>: @unchecked Sendable {
-  private var storage: Value
-  private let lock = Lock()
+  // The value and its mutex in the box's own allocation (a `Lock` would be a second one).
+  private let mutex: Mutex<Unchecked<Value>>
 
   /// A box holding `value`.
   public init(_ value: Value) {
-    self.storage = value
+    mutex = Mutex(Unchecked(value: value))
   }
 
   /// Runs `body` with exclusive access to the value; keep it short, and don't call back into code that may take
   /// the same lock.
   public func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-    try lock.withLock { try body(&storage) }
+    try withoutActuallyEscaping(body) { body in
+      let result = try mutex.withLock { storage throws -> Unchecked<T> in Unchecked(value: try body(&storage.value)) }
+      return result.value
+    }
   }
 
   /// A copy of the current value.
-  public var value: Value { lock.withLock { storage } }
+  public var value: Value { withLock { $0 } }
 
   /// Replaces the value.
   public func setValue(_ newValue: Value) {
-    lock.withLock { storage = newValue }
+    withLock { $0 = newValue }
   }
+}
+
+/// A value the mutex hands across its `sending` boundary: the box's own lock is what makes sharing it safe.
+private struct Unchecked<Value>: @unchecked Sendable {
+  var value: Value
 }

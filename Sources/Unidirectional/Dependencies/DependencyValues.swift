@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The set of dependencies a store, its reducers and their effects read through ``Dependency``.
 ///
@@ -99,13 +100,13 @@ extension DefaultValueCache {
 
 /// Lazily computed default values, shared by copies of one `DependencyValues`, so a stateful default is created
 /// once per store.
-private final class DefaultValueCache: @unchecked Sendable {
-  private let lock = Lock()
-  private var values: [ObjectIdentifier: any Sendable] = [:]
+private final class DefaultValueCache: Sendable {
+  /// In the cache's own allocation: every store makes one.
+  private let values = Mutex<[ObjectIdentifier: any Sendable]>([:])
 
   func value<Key: TestDependencyKey>(for key: Key.Type, context: DependencyContext) -> Key.Value {
     let id = ObjectIdentifier(key)
-    if let cached = lock.withLock({ values[id] }), let typed = cached as? Key.Value { return typed }
+    if let cached = values.withLock({ $0[id] }), let typed = cached as? Key.Value { return typed }
     // Computed outside the lock: a default may itself read dependencies or report an issue.
     let value: Key.Value
     switch context {
@@ -115,7 +116,7 @@ private final class DefaultValueCache: @unchecked Sendable {
     }
     // Read only to be overwritten: not kept, so that a real use later resolves (and reports) it afresh.
     if DependencyValues.isConfiguring { return value }
-    return lock.withLock {
+    return values.withLock { values in
       if let cached = values[id], let typed = cached as? Key.Value { return typed }
       values[id] = value
       return value

@@ -8,43 +8,67 @@ import Foundation
 @usableFromInline
 final class ReducerDependencies: @unchecked Sendable {
   let values: DependencyValues
-  /// Behind a pointer in a `let`: reads of a class's `var`s pay dynamic exclusivity checks (measured ~18 ns).
-  @usableFromInline let table: UnsafeMutablePointer<Table>
-  /// Owns the boxes and the key paths (so no identity is reused while cached).
-  private var owned: [AnyObject] = []
-  /// See ``activePresented()``; read and written with the store's lock held, as the rest of the set.
-  private var presentedDependencies: ReducerDependencies?
+  /// Behind a pointer, in a property read without exclusivity checks (a class's `var` pays dynamic checks, measured
+  /// ~18 ns): until the first read it is the shared empty table, so a store whose reducer reads no dependency
+  /// allocates none. Replaced only by `resolve`, with the store's lock held.
+  @exclusivity(unchecked) @usableFromInline var table: UnsafeMutablePointer<Table>
 
-  /// Key path identity → unretained `ValueBox`, searched linearly (a handful of entries).
+  /// Key path identity → unretained `ValueBox`, searched linearly (a handful of entries). Its arrays are made at
+  /// the first read: a store whose reducer reads no dependency pays for none.
   @usableFromInline
   struct Table {
-    @usableFromInline var keys: UnsafeMutablePointer<ObjectIdentifier>
-    @usableFromInline var boxes: UnsafeMutablePointer<UnsafeRawPointer>
+    @usableFromInline var keys: UnsafeMutablePointer<ObjectIdentifier>?
+    @usableFromInline var boxes: UnsafeMutablePointer<UnsafeRawPointer>?
     @usableFromInline var count: Int
     var capacity: Int
+    /// Owns the boxes and the key paths (so no identity is reused while cached).
+    var owned: [AnyObject] = []
+    /// See ``activePresented()``; read and written with the store's lock held, as the rest of the set.
+    var presented: ReducerDependencies?
   }
 
   init(values: DependencyValues) {
     self.values = values
-    table = .allocate(capacity: 1)
-    table.initialize(to: Table(keys: .allocate(capacity: 8), boxes: .allocate(capacity: 8), count: 0, capacity: 8))
+    table = Self.emptyTable
   }
 
   deinit {
-    table.pointee.keys.deallocate()
-    table.pointee.boxes.deallocate()
+    guard table != Self.emptyTable else { return }
+    table.pointee.keys?.deallocate()
+    table.pointee.boxes?.deallocate()
+    table.deinitialize(count: 1)
     table.deallocate()
   }
+
+  /// This set's own table, made if it still has the shared empty one. Call with the store's lock held.
+  private func ownTable() -> UnsafeMutablePointer<Table> {
+    if table == Self.emptyTable {
+      table = .allocate(capacity: 1)
+      table.initialize(to: Table(keys: nil, boxes: nil, count: 0, capacity: 0))
+    }
+    return table
+  }
+
+  /// The table of every set that has read nothing yet: never written.
+  nonisolated(unsafe) private static let emptyTable: UnsafeMutablePointer<Table> = {
+    let table = UnsafeMutablePointer<Table>.allocate(capacity: 1)
+    table.initialize(to: Table(keys: nil, boxes: nil, count: 0, capacity: 0))
+    return table
+  }()
 
   @inlinable @inline(__always)
   func value<Value>(_ keyPath: KeyPath<DependencyValues, Value>) -> Value {
     let key = ObjectIdentifier(keyPath)
-    let table = self.table.pointee
+    // Fields read through the pointer, not the table copied: a copy would retain what it owns.
+    let table = self.table
+    let count = table.pointee.count
     var index = 0
-    while index < table.count {
-      if table.keys[index] == key {
+    while index < count {
+      // `count` is 0 until the arrays exist.
+      if table.pointee.keys.unsafelyUnwrapped[index] == key {
         // The same key path object always projects the same type.
-        return Unmanaged<ValueBox<Value>>.fromOpaque(table.boxes[index])._withUnsafeGuaranteedRef { $0.value }
+        let box = table.pointee.boxes.unsafelyUnwrapped[index]
+        return Unmanaged<ValueBox<Value>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value }
       }
       index += 1
     }
@@ -54,24 +78,25 @@ final class ReducerDependencies: @unchecked Sendable {
   @usableFromInline @inline(never)
   func resolve<Value>(_ keyPath: KeyPath<DependencyValues, Value>) -> Value {
     let value = values[keyPath: keyPath]
+    let table = ownTable()
     if table.pointee.count == table.pointee.capacity {
-      let capacity = table.pointee.capacity * 2
+      let capacity = max(table.pointee.capacity * 2, 8)
       let keys = UnsafeMutablePointer<ObjectIdentifier>.allocate(capacity: capacity)
       let boxes = UnsafeMutablePointer<UnsafeRawPointer>.allocate(capacity: capacity)
-      keys.update(from: table.pointee.keys, count: table.pointee.count)
-      boxes.update(from: table.pointee.boxes, count: table.pointee.count)
-      table.pointee.keys.deallocate()
-      table.pointee.boxes.deallocate()
+      if let old = table.pointee.keys { keys.update(from: old, count: table.pointee.count) }
+      if let old = table.pointee.boxes { boxes.update(from: old, count: table.pointee.count) }
+      table.pointee.keys?.deallocate()
+      table.pointee.boxes?.deallocate()
       table.pointee.keys = keys
       table.pointee.boxes = boxes
       table.pointee.capacity = capacity
     }
     let box = ValueBox(value)
-    owned.append(box)
-    owned.append(keyPath)
+    table.pointee.owned.append(box)
+    table.pointee.owned.append(keyPath)
     let count = table.pointee.count
-    table.pointee.keys[count] = ObjectIdentifier(keyPath)
-    table.pointee.boxes[count] = UnsafeRawPointer(Unmanaged.passUnretained(box).toOpaque())
+    table.pointee.keys.unsafelyUnwrapped[count] = ObjectIdentifier(keyPath)
+    table.pointee.boxes.unsafelyUnwrapped[count] = UnsafeRawPointer(Unmanaged.passUnretained(box).toOpaque())
     table.pointee.count = count + 1
     return value
   }
@@ -97,11 +122,11 @@ final class ReducerDependencies: @unchecked Sendable {
   @usableFromInline
   static func activePresented() -> ReducerDependencies? {
     guard let active else { return nil }
-    if let presented = active.presentedDependencies { return presented }
+    if let presented = active.table.pointee.presented { return presented }
     var values = active.values
     DependencyValues.configuring { values.dismiss = .presentation }
     let presented = ReducerDependencies(values: values)
-    active.presentedDependencies = presented
+    active.ownTable().pointee.presented = presented
     return presented
   }
 

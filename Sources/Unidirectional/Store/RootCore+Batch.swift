@@ -193,7 +193,7 @@ extension RootCore {
 
   /// Hands the state to every `states` subscriber: once per batch. Call with the lock held.
   func yieldToStreams() {
-    for subscriber in mutable.pointee.streams.values { subscriber.yield(state.pointee) }
+    for subscriber in mutable.pointee.rare?.streams.values ?? [:].values { subscriber.yield(state.pointee) }
   }
 
 }

@@ -139,7 +139,7 @@ extension RootCore {
         if let task = record.task { cancellations.append { task.cancel() } }
       }
     }
-    if let work = mutable.pointee.registeredWork.removeValue(forKey: id) {
+    if let work = mutable.pointee.rare?.registeredWork.removeValue(forKey: id) {
       cancellations.append(contentsOf: work.values)
     }
   }
@@ -158,9 +158,10 @@ extension RootCore {
     var cancellations: [@Sendable () -> Void] = []
     let token: UInt64 = locked {
       if cancelInFlight { cancelHeld(id: id, into: &cancellations) }
-      mutable.pointee.nextWorkToken += 1
-      let token = mutable.pointee.nextWorkToken
-      for key in id.registrationKeys { mutable.pointee.registeredWork[key, default: [:]][token] = cancel }
+      let rare = mutable.pointee.rareBookkeeping
+      rare.nextWorkToken += 1
+      let token = rare.nextWorkToken
+      for key in id.registrationKeys { rare.registeredWork[key, default: [:]][token] = cancel }
       return token
     }
     for cancel in cancellations { cancel() }
@@ -170,8 +171,10 @@ extension RootCore {
   func unregister(id: CancelID, token: UInt64) {
     locked {
       for key in id.registrationKeys {
-        mutable.pointee.registeredWork[key]?.removeValue(forKey: token)
-        if mutable.pointee.registeredWork[key]?.isEmpty == true { mutable.pointee.registeredWork[key] = nil }
+        mutable.pointee.rare?.registeredWork[key]?.removeValue(forKey: token)
+        if mutable.pointee.rare?.registeredWork[key]?.isEmpty == true {
+          mutable.pointee.rare?.registeredWork[key] = nil
+        }
       }
     }
   }
@@ -207,10 +210,10 @@ extension RootCore {
     let (records, streams) = locked {
       flags.pointee.isInvalidated = true
       defer {
-        mutable.pointee.streams.removeAll()
+        mutable.pointee.rare?.streams.removeAll()
         flags.pointee.hasStreams = false
       }
-      return (Array(mutable.pointee.effects.values), Array(mutable.pointee.streams.values))
+      return (Array(mutable.pointee.effects.values), Array(mutable.pointee.rare?.streams.values ?? [:].values))
     }
     cancelTrees(records)
     for stream in streams { stream.finish() }

@@ -21,28 +21,37 @@
 /// reducer call on state held behind a pointer (no exclusivity checks), no allocation, no task, no syscall.
 /// Effects feed actions back synchronously from their own task: no actor hop.
 final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectOwner, CancellationRegistry,
-  StoreLocking, @unchecked Sendable
+  StoreLocking, RootStoreCore, @unchecked Sendable
 {
   let reducer: any Reducer<State, Action>
-  let state: UnsafeMutablePointer<State>
-  let lock = Lock()
-  let mutable: UnsafeMutablePointer<Mutable>
+  // The flags, the mutex, the dependencies' slot, the bookkeeping and the state live in one allocation (see
+  // ``RootStorage``), reached through pointers: no exclusivity checks, and one allocation per store where there were
+  // six. The flags are at its start; the parts of fixed layout are at fixed offsets from them.
   let flags: UnsafeMutablePointer<StoreFlags>
+  let state: UnsafeMutablePointer<State>
+  var lock: StoreMutex { @inline(__always) get { StoreMutex(existing: RootStorageLayout.mutex(in: flags)) } }
+  var mutable: UnsafeMutablePointer<Mutable> {
+    @inline(__always) get { RootStorageLayout.bookkeeping(in: flags) }
+  }
   /// The dependencies reducers read; replaced under the lock by ``setDependencies(_:)``.
-  let dependenciesSlot: UnsafeMutablePointer<Unmanaged<ReducerDependencies>>
+  var dependenciesSlot: UnsafeMutablePointer<Unmanaged<ReducerDependencies>> {
+    @inline(__always) get { RootStorageLayout.dependencies(in: flags) }
+  }
   let threadKey = ThreadContext.key
-  let runtime: TestRuntime?
-  /// Told about every reduction and effect (see ``StoreInstrument``); a store without instruments has a placeholder
-  /// and no `counters`, and its send path pays nothing. Not optional: calling a method on a `let` needs no retain.
-  let instrument: any StoreInstrument<State, Action>
+  /// What only a tested or instrumented store has: nil for the others, which pay nothing for it.
+  let extras: RootCoreExtras<State, Action>?
+  /// The test runtime the store's effects run on, if any.
+  var runtime: TestRuntime? { extras?.runtime }
+  /// Told about every reduction and effect (see ``StoreInstrument``); read only when `counters` is not nil.
+  var instrument: any StoreInstrument<State, Action> { extras.unsafelyUnwrapped.instrument.unsafelyUnwrapped }
   /// The instrument's bookkeeping, outside any generic context; allocated only for a real instrument.
   let counters: UnsafeMutablePointer<InstrumentCounters>?
-  let observationHook: (@Sendable () -> Void)?
-  /// The instrument's ``StoreInstrument/stepBuffer`` when it is the only one: each step is copied into it, and the
-  /// instrument's `didReduce` is not called.
-  let stepBuffer: StepBuffer<State, Action>?
-  /// The same, unretained, for the send path (a retain and a release of it per step measured ~30 instructions);
-  /// `stepBuffer` keeps it alive.
+  /// Tells the store's observers after a batch, once the store is observed; set once (under the lock), before
+  /// `isObserved` can be true, so a batch that saw `isObserved` under the lock sees it too.
+  private(set) var observationHook: (@Sendable () -> Void)?
+  /// The instrument's ``StoreInstrument/stepBuffer`` when it is the only one, unretained, for the send path (a
+  /// retain and a release of it per step measured ~30 instructions): each step is copied into it, and the
+  /// instrument's `didReduce` is not called. `extras` keeps it alive.
   let unretainedStepBuffer: Unmanaged<StepBuffer<State, Action>>?
 
   /// An action sent on the reducing thread, waiting for the current action to finish.
@@ -60,11 +69,18 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     var nextEffectID: UInt64 = 1
     var effects: [UInt64: EffectRecord] = [:]
     var cancellables: [CancelID: Set<UInt64>] = [:]
-    /// Work inside effects made cancellable by `withTaskCancellation(id:)`.
-    var registeredWork: [CancelID: [UInt64: @Sendable () -> Void]] = [:]
-    var nextWorkToken: UInt64 = 0
-    var nextStreamID = 0
-    var streams: [Int: StateSubscriber] = [:]
+    /// What few stores use (`withTaskCancellation(id:)`, `states`): made the first time one does.
+    var rare: RareBookkeeping?
+
+    /// ``rare``, made if it is not yet.
+    var rareBookkeeping: RareBookkeeping {
+      mutating get {
+        if let rare { return rare }
+        let made = RareBookkeeping()
+        rare = made
+        return made
+      }
+    }
   }
 
   init(
@@ -72,23 +88,22 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     reducer: any Reducer<State, Action>,
     dependencies: DependencyValues,
     runtime: TestRuntime?,
-    instrument: (any StoreInstrument<State, Action>)?,
-    observationHook: (@Sendable () -> Void)?
+    instrument: (any StoreInstrument<State, Action>)?
   ) {
     self.reducer = reducer
-    self.state = .allocate(capacity: 1)
-    self.state.initialize(to: initialState)
+    let storage = RootStorage<State, Mutable>()
     let scope = ReducerDependencies(values: dependencies)
-    self.mutable = .allocate(capacity: 1)
-    self.mutable.initialize(to: Mutable(dependencies: scope))
-    self.dependenciesSlot = .allocate(capacity: 1)
-    self.dependenciesSlot.initialize(to: Unmanaged.passUnretained(scope))
-    self.flags = .allocate(capacity: 1)
+    self.flags = storage.flags
     self.flags.initialize(to: StoreFlags())
-    self.runtime = runtime
-    self.instrument = instrument ?? Uninstrumented()
-    self.observationHook = observationHook
-    stepBuffer = instrument is StoreInstrumentGroup<State, Action> ? nil : instrument?.stepBuffer
+    _ = StoreMutex(initializing: storage.mutex)
+    storage.dependencies.initialize(to: Unmanaged.passUnretained(scope))
+    storage.bookkeeping.initialize(to: Mutable(dependencies: scope))
+    self.state = storage.state
+    self.state.initialize(to: initialState)
+    let stepBuffer = instrument is StoreInstrumentGroup<State, Action> ? nil : instrument?.stepBuffer
+    extras =
+      runtime == nil && instrument == nil
+      ? nil : RootCoreExtras(runtime: runtime, instrument: instrument, stepBuffer: stepBuffer)
     unretainedStepBuffer = stepBuffer.map { Unmanaged.passUnretained($0) }
     counters = instrument.map { instrument in
       let counters = UnsafeMutablePointer<InstrumentCounters>.allocate(capacity: 1)
@@ -100,7 +115,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     let lock = StoreLock(self)
     // The buffer the store fills, or each group member's.
     let group = self.instrument as? StoreInstrumentGroup<State, Action>
-    for buffer in stepBuffer.map({ [$0] }) ?? group?.stepBuffers ?? [] { buffer.attach(lock) }
+    for buffer in extras?.stepBuffer.map({ [$0] }) ?? group?.stepBuffers ?? [] { buffer.attach(lock) }
     self.instrument.storeDidStart(
       InstrumentedStore(
         initialState: initialState, dependencies: dependencies, reducerType: type(of: reducer),
@@ -109,11 +124,10 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
 
   deinit {
     state.deinitialize(count: 1)
-    state.deallocate()
     mutable.deinitialize(count: 1)
-    mutable.deallocate()
-    dependenciesSlot.deallocate()
-    flags.deallocate()
+    lock.destroy()
+    // The flags are at the start of the storage.
+    UnsafeMutableRawPointer(flags).deallocate()
     if let counters {
       instrument.storeDidEnd()
       counters.deallocate()
@@ -268,6 +282,10 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     locked { flags.pointee.isObserved = true }
   }
 
+  func setObservationHook(_ hook: @escaping @Sendable () -> Void) {
+    locked { observationHook = hook }
+  }
+
   override func stream<T: Sendable>(_ transform: @escaping (borrowing State) -> T) -> AsyncStream<T> {
     let (stream, continuation) = AsyncStream<T>.makeStream(bufferingPolicy: .unbounded)
     let subscriber = StateSubscriber(
@@ -275,9 +293,10 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
       finish: { continuation.finish() })
     let id: Int? = locked {
       if flags.pointee.isInvalidated { return nil }
-      let id = mutable.pointee.nextStreamID
-      mutable.pointee.nextStreamID += 1
-      mutable.pointee.streams[id] = subscriber
+      let rare = mutable.pointee.rareBookkeeping
+      let id = rare.nextStreamID
+      rare.nextStreamID += 1
+      rare.streams[id] = subscriber
       flags.pointee.hasStreams = true
       subscriber.yield(state.pointee)
       return id
@@ -289,8 +308,8 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     continuation.onTermination = { [weak self] _ in
       guard let self else { return }
       self.locked {
-        self.mutable.pointee.streams.removeValue(forKey: id)
-        self.flags.pointee.hasStreams = !self.mutable.pointee.streams.isEmpty
+        self.mutable.pointee.rare?.streams.removeValue(forKey: id)
+        self.flags.pointee.hasStreams = self.mutable.pointee.rare?.streams.isEmpty == false
       }
     }
     return stream
@@ -302,4 +321,32 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     let finish: () -> Void
   }
 
+}
+
+/// What only a tested or instrumented root store needs: its test runtime, its instrument and that instrument's step
+/// buffer. A store per session on a server has none, and no allocation for them.
+final class RootCoreExtras<State, Action: Sendable>: Sendable {
+  let runtime: TestRuntime?
+  let instrument: (any StoreInstrument<State, Action>)?
+  let stepBuffer: StepBuffer<State, Action>?
+
+  init(
+    runtime: TestRuntime?, instrument: (any StoreInstrument<State, Action>)?, stepBuffer: StepBuffer<State, Action>?
+  ) {
+    self.runtime = runtime
+    self.instrument = instrument
+    self.stepBuffer = stepBuffer
+  }
+}
+
+extension RootCore {
+  /// The parts of a root store's bookkeeping that few stores use, in an object made the first time one does: work
+  /// registered by `withTaskCancellation(id:)` and the subscribers of `states`. Touched only with the store's lock held.
+  final class RareBookkeeping {
+    /// Work inside effects made cancellable by `withTaskCancellation(id:)`.
+    var registeredWork: [CancelID: [UInt64: @Sendable () -> Void]] = [:]
+    var nextWorkToken: UInt64 = 0
+    var nextStreamID = 0
+    var streams: [Int: StateSubscriber] = [:]
+  }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Observation)
   import Observation
 #endif
@@ -21,15 +23,12 @@
 @dynamicMemberLookup
 public final class Store<State, Action: Sendable>: @unchecked Sendable {
   let core: StoreCore<State, Action>
-  private let root: AnyRootStore?
+  /// The same object as `core` for a root store, seen through what only a root core does; nil for a child store.
+  private let root: (any RootStoreCore)?
   private let parent: AnyObject?
-  /// The fields observers read, the child stores made, and the handlers of a main-actor facade.
-  let observation = StoreObservation<State, Action>()
-
-  #if canImport(Observation)
-    let registrar = ObservationRegistrar()
-    let notifications = LockIsolated((isNotifying: false, isPending: false))
-  #endif
+  /// The ``observation``, once something has observed the store or scoped it (an `Unmanaged` reference's bits, 0
+  /// until then): a store nothing observes — most of a server's — never makes one.
+  private let observationSlot = Atomic<UInt>(0)
 
   /// A store running `reducer` from `initialState`, with dependencies changed by `prepareDependencies`.
   ///
@@ -52,14 +51,12 @@ public final class Store<State, Action: Sendable>: @unchecked Sendable {
     runtime: TestRuntime?,
     instrument: (any StoreInstrument<State, Action>)?
   ) {
-    let box = WeakStoreBox()
     let core = RootCore(
       initialState: initialState, reducer: reducer, dependencies: dependencies, runtime: runtime,
-      instrument: instrument, observationHook: { box.notify() })
+      instrument: instrument)
     self.core = core
-    self.root = AnyRootStore(core: core)
+    self.root = core
     self.parent = nil
-    box.store = self
   }
 
   /// A child store over `core`; `parent` keeps the store it was scoped from alive.
@@ -71,6 +68,37 @@ public final class Store<State, Action: Sendable>: @unchecked Sendable {
 
   deinit {
     root?.invalidate()
+    let bits = observationSlot.load(ordering: .acquiring)
+    if let pointer = UnsafeRawPointer(bitPattern: bits) {
+      Unmanaged<StoreObservation<State, Action>>.fromOpaque(pointer).release()
+    }
+  }
+
+  /// The fields observers read, the child stores made, and the handlers of a main-actor facade: made the first
+  /// time something needs it. A root store made one tells its core to notify it after every batch it reduces.
+  var observation: StoreObservation<State, Action> {
+    let bits = observationSlot.load(ordering: .acquiring)
+    if let pointer = UnsafeRawPointer(bitPattern: bits) {
+      return Unmanaged<StoreObservation<State, Action>>.fromOpaque(pointer).takeUnretainedValue()
+    }
+    return makeObservation()
+  }
+
+  @inline(never)
+  private func makeObservation() -> StoreObservation<State, Action> {
+    let made = Unmanaged.passRetained(StoreObservation<State, Action>())
+    let bits = UInt(bitPattern: made.toOpaque())
+    let (exchanged, existing) = observationSlot.compareExchange(
+      expected: 0, desired: bits, ordering: .acquiringAndReleasing)
+    guard exchanged, let root else {
+      if !exchanged, let pointer = UnsafeRawPointer(bitPattern: existing) {
+        made.release()
+        return Unmanaged<StoreObservation<State, Action>>.fromOpaque(pointer).takeUnretainedValue()
+      }
+      return made.takeUnretainedValue()
+    }
+    root.setObservationHook { [weak self] in self?.notifyObservers() }
+    return made.takeUnretainedValue()
   }
 
   /// Sends `action` to the reducer and starts the effects it returns.
@@ -117,7 +145,7 @@ public final class Store<State, Action: Sendable>: @unchecked Sendable {
 
   /// The effects still running and not skipped, oldest first.
   package var runningEffects: [(action: any Sendable, isCancelled: Bool)] {
-    root?.runningEffects ?? []
+    root?.runningEffectSummaries ?? []
   }
 
   /// How many effects this store started are still running and not cancelled: what a host that shuts down waits
@@ -155,41 +183,19 @@ extension Store where State: Sendable {
   public var states: AsyncStream<State> { core.stream { copy $0 } }
 }
 
-/// A type-erased handle on a root core, so `Store` needs no extra generic parameters.
-private final class AnyRootStore: Sendable {
-  private let invalidateCore: @Sendable () -> Void
-  private let cancelAll: @Sendable () -> Void
-  private let skipRunning: @Sendable () -> Void
-  private let running: @Sendable () -> [(action: any Sendable, isCancelled: Bool)]
-  private let getDependencies: @Sendable () -> DependencyValues
-  private let updateDependencies: @Sendable (DependencyValues) -> Void
-  let runtime: TestRuntime?
-
-  init<State, Action>(core: RootCore<State, Action>) {
-    invalidateCore = { core.invalidate() }
-    cancelAll = { core.cancelAllEffects() }
-    skipRunning = { core.skipRunningEffects() }
-    running = { core.runningEffectSummaries }
-    getDependencies = { core.dependencies }
-    updateDependencies = { core.setDependencies($0) }
-    runtime = core.runtime
-  }
-
-  func invalidate() { invalidateCore() }
-  func cancelAllEffects() { cancelAll() }
-  func skipRunningEffects() { skipRunning() }
-  var runningEffects: [(action: any Sendable, isCancelled: Bool)] { running() }
-  var dependencies: DependencyValues { getDependencies() }
-  func setDependencies(_ values: DependencyValues) { updateDependencies(values) }
-}
-
-/// Lets the root core notify observers of the store object without retaining it.
-private final class WeakStoreBox: @unchecked Sendable {
-  weak var store: (any ObservableChildStore)?
-
-  func notify() {
-    store?.notifyObservers()
-  }
+/// What a root ``Store`` asks of its core beyond ``StoreCore``, without naming the core's generic parameters: the
+/// store holds its `RootCore` through this (no wrapper of closures around it).
+protocol RootStoreCore: AnyObject, Sendable {
+  func invalidate()
+  func cancelAllEffects()
+  func skipRunningEffects()
+  var runningEffectSummaries: [(action: any Sendable, isCancelled: Bool)] { get }
+  var dependencies: DependencyValues { get }
+  func setDependencies(_ values: DependencyValues)
+  var runtime: TestRuntime? { get }
+  /// Called after every batch the core reduces once its store is observed; set once, when the store first needs
+  /// its observation.
+  func setObservationHook(_ hook: @escaping @Sendable () -> Void)
 }
 
 /// A store of `R`'s state and actions: `let store: StoreOf<Feature>`, TCA's spelling.

@@ -20,11 +20,6 @@ struct StoreFlags {
   var outerHeld: UnsafeMutablePointer<StoreFlags>?
 }
 
-/// The instrument of a store without instruments: never called.
-final class Uninstrumented<State, Action: Sendable>: StoreInstrument {
-  func didReduce(_ action: Action, _ reduction: Reduction, state: ReducedState<State>) {}
-}
-
 extension Effect {
   /// Whether running this effect feeds back its actions synchronously and starts no asynchronous work.
   var isSynchronous: Bool {

@@ -10,7 +10,7 @@ extension Store {
         KeyPathField(keyPath: keyPath, key: key, value: value, isSame: observationComparison(for: Value.self))
       }
       if isNew { core.trackAccess() }
-      registrar.access(self, keyPath: entry.registrarKey)
+      observation.registrar.access(self, keyPath: entry.registrarKey)
     #endif
   }
 
@@ -20,7 +20,7 @@ extension Store {
     #if canImport(Observation)
       let (entry, isNew) = observation.fields.entry(for: keyPath, part: part, make: make)
       if isNew { core.trackAccess() }
-      registrar.access(self, keyPath: entry.registrarKey)
+      observation.registrar.access(self, keyPath: entry.registrarKey)
     #endif
   }
 
@@ -47,6 +47,7 @@ extension Store: ObservableChildStore {
       // An observer may send from its change handler, which notifies again while the registrar is still calling
       // that handler (it would be called again, without end): such a notification is deferred until the one in
       // progress returns, then delivered once.
+      let notifications = observation.notifications
       let isFirst = notifications.withLock { state in
         if state.isNotifying {
           state.isPending = true
@@ -81,7 +82,7 @@ extension Store: ObservableChildStore {
           observation.allCollections.flatMap { $0.changedElementStores(in: state) }
         )
       }
-      for key in changed { registrar.withMutation(of: self, keyPath: key) {} }
+      for key in changed { observation.registrar.withMutation(of: self, keyPath: key) {} }
       for store in elementStores { store.notifyObservers() }
       for child in observation.liveChildren { child.notifyObservers() }
       for handler in observation.allHandlers { handler() }

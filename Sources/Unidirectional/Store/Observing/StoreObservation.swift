@@ -1,3 +1,7 @@
+#if canImport(Observation)
+  import Observation
+#endif
+
 /// What a store needs to be observed field by field: the fields observers read, the child stores it made (each
 /// observed on its own), and the handlers of a main-actor facade.
 ///
@@ -16,6 +20,12 @@ final class StoreObservation<State, Action: Sendable>: @unchecked Sendable {
   private var nextHandler: UInt64 = 0
   /// The main-actor facade of this store, if one was made (see ``Store/mainActorStore``).
   weak var facade: AnyObject?
+
+  #if canImport(Observation)
+    let registrar = ObservationRegistrar()
+    /// Whether the store is telling its observers now, and whether another notification waits for that to end.
+    let notifications = LockIsolated((isNotifying: false, isPending: false))
+  #endif
 
   // MARK: Child stores
 
