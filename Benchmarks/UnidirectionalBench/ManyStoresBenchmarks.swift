@@ -40,11 +40,24 @@ enum ManyStoresBenchmarks {
     }
   }
 
-  /// Loops one case for a profiler (`--profile store_create 10000`): makes `iterations` idle stores and keeps them.
+  /// Loops one case for a profiler (`--profile store_create 10000`): makes `iterations` idle stores and keeps them,
+  /// or (`store_effects`) starts `iterations` long-living effects in one store.
   static func profile(_ name: String, iterations: Int) -> Bool {
-    guard name == "store_create" else { return false }
-    let stores = (0..<iterations).map { _ in Store(initialState: Session()) { SessionFeature() } }
-    blackHole(stores)
+    switch name {
+    case "store_create":
+      let stores = (0..<iterations).map { _ in Store(initialState: Session()) { SessionFeature() } }
+      blackHole(stores)
+    case "store_effects":
+      // One store with `iterations` long-living effects, each awaiting a stream of its own.
+      let store = Store(initialState: Session()) { SessionFeature() }
+      let streams = (0..<iterations).map { _ in AsyncStream<Int>.makeStream() }
+      for (stream, _) in streams { store.send(.listen(stream)) }
+      Thread.sleep(forTimeInterval: 0.5)
+      for (_, continuation) in streams { continuation.finish() }
+      Thread.sleep(forTimeInterval: 0.5)
+    default:
+      return false
+    }
     return true
   }
 
@@ -84,10 +97,16 @@ enum ManyStoresBenchmarks {
     // One long-living effect each: a bare task awaiting a stream, and a store's `.run` awaiting one.
     let effectCount = min(count, 100_000)
     let (taskBytes, tasks) = await longLiving(effectCount) { stream in Task { for await _ in stream {} } }
+    // The same with one task-local value bound (an effect's dependencies are one): a task with any task-local
+    // takes a stack slab of its own for it, about 1 KB.
+    let (localTaskBytes, localTasks) = await longLiving(effectCount) { stream in
+      TaskLocalFloor.$marker.withValue(1) { Task { for await _ in stream {} } }
+    }
     let (effectBytes, effects) = await longLiving(effectCount) { stream in
       stores[0].send(.listen(stream))
     }
     finish(tasks)
+    finish(localTasks)
     finish(effects)
 
     blackHole(floors)
@@ -107,6 +126,10 @@ enum ManyStoresBenchmarks {
         name: "stores_\(label)_effect_bytes", nsPerOp: effectBytes / Double(effectCount),
         baselineName: "bare Task awaiting a stream", baselineNsPerOp: taskBytes / Double(effectCount),
         target: "≤ 1.5× (bytes per long-living effect, resident)"),
+      BenchmarkResult(
+        name: "stores_\(label)_effect_bytes_vs_task_local", nsPerOp: effectBytes / Double(effectCount),
+        baselineName: "bare Task with a task-local, awaiting a stream",
+        baselineNsPerOp: localTaskBytes / Double(effectCount), target: "floor with the effect's dependencies bound"),
       BenchmarkResult(
         name: "stores_\(label)_released_bytes", nsPerOp: Double(max(afterRelease, 0)),
         baselineName: "bytes held while alive", baselineNsPerOp: Double(max(held, 1)),
@@ -158,4 +181,9 @@ enum ManyStoresBenchmarks {
     let end = DispatchTime.now().uptimeNanoseconds
     return Double(end - start) / Double(count)
   }
+}
+
+/// A task-local value for the effect floor: bound around a task's creation, as a store binds an effect's dependencies.
+enum TaskLocalFloor {
+  @TaskLocal static var marker = 0
 }

@@ -152,10 +152,7 @@ extension RootCore {
   private func start(
     _ run: Effect<Action>.Run, startedBy action: Action, sequence: UInt64, cancelIDs: [CancelID], cause: EffectRecord?
   ) -> EffectRecord {
-    spawn(cancelIDs: cancelIDs, cause: cause, startedBy: action, sequence: sequence, priority: run.priority) {
-      core, record, values in
-      await core.execute(run, record: record, values: values)
-    }
+    spawn(run, cancelIDs: cancelIDs, cause: cause, startedBy: action, sequence: sequence)
   }
 
   /// Moves the actions sent re-entrantly onto the work stack, so they are reduced next, in the order sent.
