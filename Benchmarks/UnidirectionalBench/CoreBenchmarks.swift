@@ -262,6 +262,7 @@ enum CoreBenchmarks {
       }
       done.wait()
     default:
+      if CasePathBenchmarks.profile(name, iterations: iterations) { return }
       if InstrumentationBenchmarks.profile(name, iterations: iterations) { return }
       if ManyStoresBenchmarks.profile(name, iterations: iterations) { return }
       if SharingBenchmarks.profile(name, iterations: iterations) { return }

@@ -23,6 +23,13 @@ if arguments.dropFirst().first == "inspector" {
   exit(results.isEmpty ? 1 : 0)
 }
 
+if arguments.dropFirst().first == "casepaths" {
+  // Only case paths, hand-written and derived: `unidirectional-bench casepaths [--json]`.
+  let results = await CasePathBenchmarks.all(rounds: rounds)
+  print(json ? results.map(\.jsonLine).joined(separator: "\n") : BenchmarkResult.table(results))
+  exit(results.isEmpty ? 1 : 0)
+}
+
 if arguments.dropFirst().first == "sharing" {
   // Only shared state, identified arrays and per-field observation: `unidirectional-bench sharing [--json]`.
   let results = await SharingBenchmarks.all(rounds: rounds) + ObservationBenchmarks.all(rounds: rounds)
@@ -44,6 +51,7 @@ if arguments.dropFirst().first == "stores" {
 // Demos package: `swift run -c release --package-path Demos feature-bench --upload`.
 var results: [BenchmarkResult] = []
 results += await CoreBenchmarks.all(rounds: rounds)
+results += await CasePathBenchmarks.all(rounds: rounds)
 results += await SharingBenchmarks.all(rounds: rounds)
 results += await ObservationBenchmarks.all(rounds: rounds)
 results += await InstrumentationBenchmarks.all(rounds: rounds)
