@@ -52,6 +52,27 @@ extension Reducer {
   }
 }
 
+extension Reducer {
+  /// ``forEach(_:action:element:fileID:line:)`` for TCA's `case rows(IdentifiedActionOf<Row>)`.
+  ///
+  /// ```swift
+  /// enum Action { case rows(IdentifiedActionOf<Row>) }
+  /// Reduce { … }.forEach(\.rows, action: CasePath(Action.rows)) { Row() }  // or `action: Action.rows`
+  /// ```
+  @inlinable
+  public func forEach<ID: Hashable & Sendable, ElementState, ElementAction, Element: Reducer>(
+    _ toElements: WritableKeyPath<State, IdentifiedArray<ID, ElementState>>,
+    action toElementAction: CasePath<Action, IdentifiedAction<ID, ElementAction>>,
+    @ReducerBuilder<ElementState, ElementAction> element: () -> Element,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> ForEachReducer<Self, ID, Element> where ElementState == Element.State, ElementAction == Element.Action {
+    ForEachReducer(
+      parent: self, element: element(), toElements: toElements, toElementAction: labelledElements(toElementAction),
+      fileID: fileID, line: line)
+  }
+}
+
 /// The reducer made by `Reducer.forEach(_:action:element:fileID:line:)`.
 ///
 /// Inlinable, as the ``IdentifiedArray`` operations it uses: specialized for the app's types, an element's action

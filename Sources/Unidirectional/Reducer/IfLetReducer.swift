@@ -25,6 +25,28 @@ extension Reducer {
   }
 }
 
+extension Reducer {
+  /// Shows an alert or a confirmation dialog (any ``EphemeralState``) kept in a plain optional, as TCA's
+  /// `.ifLet(\.alert, action: \.alert)` does: it has no reducer of its own; its first action reaches this reducer,
+  /// then the state is set to nil.
+  ///
+  /// ```swift
+  /// struct State: Equatable { var alert: AlertState<Action.Alert>? }
+  /// enum Action: Equatable { case deleteTapped, alert(Alert); enum Alert: Equatable { case confirm } }
+  /// Reduce { state, action in … }
+  ///   .ifLet(\.alert, action: Action.alert)
+  /// ```
+  @inlinable
+  public func ifLet<ChildState: EphemeralState, ChildAction: Sendable>(
+    _ toChildState: WritableKeyPath<State, ChildState?>,
+    action toChildAction: CasePath<Action, ChildAction>,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> IfLetReducer<Self, EmptyReducer<ChildState, ChildAction>> {
+    ifLet(toChildState, action: toChildAction, then: { EmptyReducer() }, fileID: fileID, line: line)
+  }
+}
+
 /// The reducer made by ``Reducer/ifLet(_:action:then:fileID:line:)``.
 ///
 /// Inlinable, so that it is specialized for the app's own state and action types: unspecialized, a child action

@@ -125,6 +125,14 @@ public final class MainActorStore<State, Action: Sendable> {
     return store.scope(state: toElements, action: toElementAction, observes: false).map(\.mainActorStore)
   }
 
+  /// The facades of the element stores of an identified collection whose actions are an ``IdentifiedAction``.
+  public func scope<ID: Hashable & Sendable, ElementState, ElementAction>(
+    state toElements: KeyPath<State, IdentifiedArray<ID, ElementState>>,
+    action toElementAction: CasePath<Action, IdentifiedAction<ID, ElementAction>>
+  ) -> [MainActorStore<ElementState, ElementAction>] {
+    scope(state: toElements, action: labelledElements(toElementAction))
+  }
+
   private func observe<Value>(_ keyPath: KeyPath<State, Value>, _ value: Value) {
     observe(keyPath, part: .value) { key in
       KeyPathField(keyPath: keyPath, key: key, value: value, isSame: observationComparison(for: Value.self))

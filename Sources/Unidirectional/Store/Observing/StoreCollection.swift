@@ -49,6 +49,18 @@ extension Store {
         { toElementAction.embed(($0.id, $0.action)) },
         extract: { toElementAction.extract($0).map { (id: $0.0, action: $0.1) } }))
   }
+
+  /// `scope(state:action:)` for TCA's `case rows(IdentifiedActionOf<Row>)`.
+  ///
+  /// ```swift
+  /// for row in store.scope(state: \.rows, action: CasePath(Action.rows)) { print(row.title) }
+  /// ```
+  public func scope<ID: Hashable & Sendable, ElementState, ElementAction>(
+    state toElements: KeyPath<State, IdentifiedArray<ID, ElementState>>,
+    action toElementAction: CasePath<Action, IdentifiedAction<ID, ElementAction>>
+  ) -> StoreCollection<ID, ElementState, ElementAction> {
+    scope(state: toElements, action: labelledElements(toElementAction))
+  }
 }
 
 /// The row stores of a scoped identified collection, in the order of the ids when it was read. See
