@@ -96,4 +96,22 @@ extension CasePath {
     self = CasePath<Root, Second>(first, second, fileID: fileID, line: line)
       .appending(third, fileID: fileID, line: line)
   }
+
+  /// Three cases deep through a presented child: `CasePath(Action.destination, Destination.Action.edit,
+  /// Edit.Action.response)` for TCA's `\.destination.edit.response` (through `.presented`).
+  ///
+  /// ```swift
+  /// await store.receive(CasePath(Action.destination, Destination.Action.edit, Edit.Action.response))
+  /// ```
+  @inlinable
+  public init<PresentedAction, Second>(
+    _ first: @escaping @Sendable (PresentationAction<PresentedAction>) -> Root,
+    _ second: @escaping @Sendable (Second) -> PresentedAction,
+    _ third: @escaping @Sendable (Value) -> Second,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) {
+    self = CasePath<Root, Second>(first, second, fileID: fileID, line: line)
+      .appending(third, fileID: fileID, line: line)
+  }
 }
