@@ -6,8 +6,12 @@ extension SharedReaderKey {
   /// tests and previews the file lives in memory (see ``FileStorage``).
   ///
   /// ```swift
-  /// @Shared(.fileStorage(.documentsDirectory.appending(component: "sync-ups.json"))) var syncUps: [SyncUp] = []
+  /// let url = URL.homeDirectory.appending(components: "Documents", "sync-ups.json")
+  /// @Shared(.fileStorage(url)) var syncUps: [SyncUp] = []
   /// ```
+  ///
+  /// (`URL.documentsDirectory`, which Apple platforms have, is not in Linux's Foundation; the home directory's
+  /// `Documents` is the same folder on both, and an app's sandbox home on iOS.)
   public static func fileStorage<Value: Codable>(
     _ url: URL, decoder: JSONDecoder = JSONDecoder(), encoder: JSONEncoder = .fileStorage
   ) -> Self where Self == FileStorageKey<Value> {
