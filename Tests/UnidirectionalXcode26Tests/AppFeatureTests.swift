@@ -11,13 +11,13 @@ import UnidirectionalTesting
     let syncUp = SyncUp.mock
     let store = try await pushingTheDetail(of: syncUp)
     await store.send(.path(.element(id: 0, action: .detail(.editButtonTapped)))) {
-      $0.path[id: 0]?.modifyDetail { $0.edit = SyncUpForm.State(syncUp: syncUp) }
+      $0.path[id: 0]?.modify(AppFeature.Path.State.detail) { $0.edit = SyncUpForm.State(syncUp: syncUp) }
     }
     await store.send(.path(.element(id: 0, action: .detail(.edit(.presented(.setTitle("Blob"))))))) {
-      $0.path[id: 0]?.modifyDetail { $0.edit?.syncUp.title = "Blob" }
+      $0.path[id: 0]?.modify(AppFeature.Path.State.detail) { $0.edit?.syncUp.title = "Blob" }
     }
     await store.send(.path(.element(id: 0, action: .detail(.doneEditingButtonTapped)))) {
-      $0.path[id: 0]?.modifyDetail {
+      $0.path[id: 0]?.modify(AppFeature.Path.State.detail) {
         $0.edit = nil
         $0.$syncUp.withLock { $0.title = "Blob" }
       }
@@ -29,10 +29,10 @@ import UnidirectionalTesting
   @Test func delete() async throws {
     let store = try await pushingTheDetail(of: .mock)
     await store.send(.path(.element(id: 0, action: .detail(.deleteButtonTapped)))) {
-      $0.path[id: 0]?.modifyDetail { $0.alert = SyncUpDetail.deleteAlert }
+      $0.path[id: 0]?.modify(AppFeature.Path.State.detail) { $0.alert = SyncUpDetail.deleteAlert }
     }
     await store.send(.path(.element(id: 0, action: .detail(.alert(.presented(.confirmDeletion)))))) {
-      $0.path[id: 0]?.modifyDetail { $0.alert = nil }
+      $0.path[id: 0]?.modify(AppFeature.Path.State.detail) { $0.alert = nil }
       $0.syncUpsList.$syncUps.withLock { $0 = [] }
     }
     await store.receive(.path(.popFrom(id: 0))) {
@@ -71,7 +71,7 @@ import UnidirectionalTesting
     }
     await store.finish()
     store.assert {
-      $0.path[id: 0]?.modifyDetail {
+      $0.path[id: 0]?.modify(AppFeature.Path.State.detail) {
         $0.$syncUp.withLock {
           $0.meetings = [Meeting(id: UUID(0), date: Date(timeIntervalSince1970: 1_234_567_890), transcript: "")]
         }

@@ -23,6 +23,6 @@ struct CounterTests {
   @Test func aFactArrivesFromAnEffect() async {
     let store = TestStore(initialState: Counter.State(count: 3)) { Counter() }
     await store.send(.fetchFact)
-    await store.receive(Counter.Action.factLoadedCase) { $0.fact = "3 is a number" }
+    await store.receive(Counter.Action.factLoaded) { $0.fact = "3 is a number" }
   }
 }

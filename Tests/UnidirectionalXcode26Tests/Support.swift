@@ -19,7 +19,6 @@ struct Counter: Reducer {
     case factLoaded(String)
     case twoFacts
 
-    static let factLoadedCase = CasePath(Action.factLoaded) { if case let .factLoaded(fact) = $0 { fact } else { nil } }
   }
 
   nonisolated enum CancelID { case timer }

@@ -68,7 +68,6 @@ struct SyncUpsList: Reducer {
     case addSyncUpButtonTapped
     case confirmAddSyncUpButtonTapped
     case onDelete(IndexSet)
-    static let addCase = CasePath(Action.add) { if case let .add(action) = $0 { action } else { nil } }
   }
   @Dependency(\.uuid) var uuid
 
@@ -93,7 +92,7 @@ struct SyncUpsList: Reducer {
         return .none
       }
     }
-    .ifLet(\.$add, action: Action.addCase) { SyncUpForm() }
+    .ifLet(\.$add, action: Action.add) { SyncUpForm() }
   }
 }
 
@@ -114,8 +113,6 @@ struct SyncUpDetail: Reducer {
 
     enum Alert: Equatable { case confirmDeletion }
     enum Delegate: Equatable { case startMeeting(Shared<SyncUp>) }
-    static let alertCase = CasePath(Action.alert) { if case let .alert(action) = $0 { action } else { nil } }
-    static let editCase = CasePath(Action.edit) { if case let .edit(action) = $0 { action } else { nil } }
   }
   @Dependency(\.dismiss) var dismiss
 
@@ -148,8 +145,8 @@ struct SyncUpDetail: Reducer {
         return .send(.delegate(.startMeeting(state.$syncUp)))
       }
     }
-    .ifLet(\.$alert, action: Action.alertCase)
-    .ifLet(\.$edit, action: Action.editCase) { SyncUpForm() }
+    .ifLet(\.$alert, action: Action.alert)
+    .ifLet(\.$edit, action: Action.edit) { SyncUpForm() }
   }
 }
 
@@ -170,7 +167,6 @@ struct RecordMeeting: Reducer {
     case timerTick
 
     enum Alert: Equatable { case confirmDiscard, confirmSave }
-    static let alertCase = CasePath(Action.alert) { if case let .alert(action) = $0 { action } else { nil } }
   }
   @Dependency(\.clock) var clock
   @Dependency(\.date) var date
@@ -224,28 +220,24 @@ struct RecordMeeting: Reducer {
         return .none
       }
     }
-    .ifLet(\.$alert, action: Action.alertCase)
+    .ifLet(\.$alert, action: Action.alert)
   }
 }
 
 struct AppFeature: Reducer {
   struct Path: Reducer {
-    enum State: Equatable {
+    enum State: Equatable, CasePathable {
       case detail(SyncUpDetail.State)
       case record(RecordMeeting.State)
-      static let detailCase = CasePath(State.detail) { if case let .detail(state) = $0 { state } else { nil } }
-      static let recordCase = CasePath(State.record) { if case let .record(state) = $0 { state } else { nil } }
     }
     nonisolated enum Action: Equatable {
       case detail(SyncUpDetail.Action)
       case record(RecordMeeting.Action)
-      static let detailCase = CasePath(Action.detail) { if case let .detail(action) = $0 { action } else { nil } }
-      static let recordCase = CasePath(Action.record) { if case let .record(action) = $0 { action } else { nil } }
     }
 
     var body: some Reducer<State, Action> {
-      Scope(state: State.detailCase, action: Action.detailCase) { SyncUpDetail() }
-      Scope(state: State.recordCase, action: Action.recordCase) { RecordMeeting() }
+      Scope(state: State.detail, action: Action.detail) { SyncUpDetail() }
+      Scope(state: State.record, action: Action.record) { RecordMeeting() }
     }
   }
 
@@ -256,27 +248,16 @@ struct AppFeature: Reducer {
   nonisolated enum Action: Equatable {
     case path(StackAction<Path.State, Path.Action>)
     case syncUpsList(SyncUpsList.Action)
-    static let pathCase = CasePath(Action.path) { if case let .path(action) = $0 { action } else { nil } }
-    static let listCase = CasePath(Action.syncUpsList) { if case let .syncUpsList(action) = $0 { action } else { nil } }
   }
 
   var body: some Reducer<State, Action> {
-    Scope(state: \.syncUpsList, action: Action.listCase) { SyncUpsList() }
+    Scope(state: \.syncUpsList, action: Action.syncUpsList) { SyncUpsList() }
     Reduce { state, action in
       if case let .path(.element(_, .detail(.delegate(.startMeeting(syncUp))))) = action {
         state.path.append(.record(RecordMeeting.State(syncUp: syncUp)))
       }
       return .none
     }
-    .forEach(\.path, action: Action.pathCase) { Path() }
-  }
-}
-
-extension AppFeature.Path.State {
-  /// Changes the detail screen's state, when this is one (TCA's `$0.path[id: 0]?.modify(\.detail) { … }`).
-  mutating func modifyDetail(_ body: (inout SyncUpDetail.State) -> Void) {
-    guard case var .detail(detail) = self else { return }
-    body(&detail)
-    self = .detail(detail)
+    .forEach(\.path, action: Action.path) { Path() }
   }
 }

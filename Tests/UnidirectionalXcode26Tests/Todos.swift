@@ -37,15 +37,11 @@ struct Todos: Reducer {
   }
   nonisolated enum Action: Equatable {
     case addTapped
-    case todo(id: UUID, action: Todo.Action)
+    case todos(IdentifiedAction<UUID, Todo.Action>)
     case editing(Todo.Action)
     case editTapped(UUID)
     case doneEditingTapped
 
-    static let todoCase = CasePath<Self, (id: UUID, action: Todo.Action)>({ .todo(id: $0.id, action: $0.action) }) {
-      if case let .todo(id, action) = $0 { (id, action) } else { nil }
-    }
-    static let editingCase = CasePath(Action.editing) { if case let .editing(action) = $0 { action } else { nil } }
   }
   @Dependency(\.uuid) var uuid
 
@@ -62,11 +58,11 @@ struct Todos: Reducer {
         if let editing = state.editing { state.todos[id: editing.id] = editing }
         state.editing = nil
         return .none
-      case .todo, .editing:
+      case .todos, .editing:
         return .none
       }
     }
-    .forEach(\.todos, action: Action.todoCase) { Todo() }
-    .ifLet(\.editing, action: Action.editingCase) { Todo() }
+    .forEach(\.todos, action: Action.todos) { Todo() }
+    .ifLet(\.editing, action: Action.editing) { Todo() }
   }
 }

@@ -14,7 +14,7 @@ struct TodosTests {
     }
     let id = UUID(uuidString: "00000000-0000-0000-0000-000000000000")!
     await store.send(.addTapped) { $0.todos = [Todo.State(id: id)] }
-    await store.send(.todo(id: id, action: .binding(.set(\.title, "Milk")))) { $0.todos[id: id]?.title = "Milk" }
+    await store.send(CasePath(Todos.Action.todos)[id: id].binding(\.title), "Milk") { $0.todos[id: id]?.title = "Milk" }
     await store.send(.editTapped(id)) { $0.editing = Todo.State(id: id, title: "Milk") }
     await store.send(.editing(.toggleTapped)) { $0.editing?.isDone = true }
     await store.send(.doneEditingTapped) {
@@ -47,7 +47,7 @@ struct TodosTests {
     store.send(.addTapped)
     store.send(.addTapped)
     #expect(store.todos.count == 2)
-    let rows = store.scope(state: \.todos, action: Todos.Action.todoCase)
+    let rows = store.scope(state: \.todos, action: CasePath(Todos.Action.todos))
     rows[1].send(.toggleTapped)
     #expect(store.todos.map(\.isDone) == [false, true])
   }
