@@ -104,6 +104,21 @@ final class BindingReducerTests: XCTestCase {
     XCTAssertEqual(state.title, "Groceries")
   }
 
+  func testTheViewActionFormGivenTheViewCasesConstructor() {
+    struct State: Equatable { var title = "" }
+    enum Action: Equatable, Sendable {
+      case view(View)
+      case titleFromServer(String)
+      enum View: BindableAction, Equatable { case binding(BindingAction<State>) }
+    }
+    let reducer = BindingReducer(action: Action.view)  // TCA: BindingReducer(action: \.view)
+    var state = State()
+    _ = reducer.reduce(into: &state, action: .view(.set(\.title, "Groceries")))
+    XCTAssertEqual(state.title, "Groceries")
+    _ = reducer.reduce(into: &state, action: .titleFromServer("Chores"))
+    XCTAssertEqual(state.title, "Groceries")
+  }
+
   func testALiveStoreAppliesBindings() {
     let store = Store(initialState: SignUp.State()) { SignUp() }
     store.send(.set(\.email, "blob@pointfree.co"))
