@@ -49,6 +49,16 @@ enum InlinePaths {
   }
 }
 
+/// An action whose cases carry payloads (a reference-counted `String`, an `Int`): extraction copies the payload.
+enum PayloadAction: Sendable {
+  case number(Int)
+  case text(String)
+  case tap
+
+  static let textCase = CasePath(PayloadAction.text) { if case let .text(text) = $0 { text } else { nil } }
+  static let derivedText = CasePath(PayloadAction.text)
+}
+
 /// A hand-written case path (`CasePath(Action.child) { if case let .child(a) = $0 { a } else { nil } }`) next to
 /// one derived from the constructor alone (`CasePath(Action.child)`): one extraction of a matching action, one of
 /// another case, one path made and used; and `scoped_send_3` with derived paths.
@@ -67,6 +77,10 @@ enum CasePathBenchmarks {
     case "casepath_handwritten_miss": for _ in 0..<iterations { blackHole(handWritten.extract(other)) }
     case "casepath_derived_miss": for _ in 0..<iterations { blackHole(derived.extract(other)) }
     case "casepath_derived_made": for _ in 0..<iterations { blackHole(makeAndExtract(action)) }
+    case "casepath_payload_handwritten", "casepath_payload_derived":
+      let path = opaque(name == "casepath_payload_derived" ? PayloadAction.derivedText : PayloadAction.textCase)
+      let text = opaque(PayloadAction.text("a string long enough to be on the heap"))
+      for _ in 0..<iterations { blackHole(path.extract(text)) }
     case "scoped_send_3_derived":
       let store = Store(initialState: BenchState()) { DerivedPaths.RootFeature() }
       for _ in 0..<iterations { store.send(.child(.child(.child(.increment)))) }
@@ -101,6 +115,15 @@ enum CasePathBenchmarks {
     let derivedMiss = await median(rounds: rounds) {
       measure(iterations: iterations) { blackHole(derived.extract(other)) }
     }
+    let text = opaque(PayloadAction.text("a string long enough to be on the heap"))
+    let handWrittenText = opaque(PayloadAction.textCase)
+    let derivedText = opaque(PayloadAction.derivedText)
+    let payload = await median(rounds: rounds) {
+      measure(iterations: iterations) { blackHole(handWrittenText.extract(text)) }
+    }
+    let derivedPayload = await median(rounds: rounds) {
+      measure(iterations: iterations) { blackHole(derivedText.extract(text)) }
+    }
     let made = await median(rounds: rounds) {
       measure(iterations: iterations) { blackHole(makeAndExtract(action)) }
     }
@@ -123,6 +146,9 @@ enum CasePathBenchmarks {
       BenchmarkResult(
         name: "casepath_derived_miss", nsPerOp: derivedMiss, baselineName: "casepath_handwritten_miss",
         baselineNsPerOp: miss, target: "reference: extract another case"),
+      BenchmarkResult(
+        name: "casepath_payload_derived", nsPerOp: derivedPayload, baselineName: "casepath_payload_handwritten",
+        baselineNsPerOp: payload, target: "reference: extract a String payload"),
       BenchmarkResult(
         name: "casepath_derived_made", nsPerOp: made, baselineName: "casepath_handwritten", baselineNsPerOp: hit,
         target: "reference: make the path, then extract"),

@@ -16,7 +16,7 @@ extension CasePath {
   }
 
   /// The case path to the case `embed` constructs inside this one's (its extraction derived from it, as
-  /// ``init(_:fileID:line:)`` does).
+  /// `CasePath(_:)` does).
   ///
   /// ```swift
   /// let saved = CasePath(Action.child).appending(Child.Action.delegate).appending(Child.Delegate.saved)

@@ -12,7 +12,7 @@ extension CasePath {
   /// ```
   ///
   /// TCA's `\.child` is `CasePath(Action.child)` here (and `Action.child` alone in a reducer operator or a
-  /// `TestStore` method that takes a case path); nested cases compose (``CasePath/init(_:_:)``).
+  /// `TestStore` method that takes a case path); nested cases compose (`CasePath(Action.child, Child.Action.response)`).
   ///
   /// How it extracts: it reads the tag of the value's case (the runtime's `getEnumTag`, a few nanoseconds), skips
   /// every case whose payload is not exactly a `Value` (found once per pair of types from the runtime's field

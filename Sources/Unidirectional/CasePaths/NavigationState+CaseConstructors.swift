@@ -2,7 +2,7 @@
 // `state.$destination[case: \.edit]` and `state.path[id: 0, case: \.detail]`.
 
 extension PresentationState {
-  /// The presented child's value in the case `embed` constructs (see ``subscript(case:fileID:line:)``).
+  /// The presented child's value in the case `embed` constructs (the subscript given a ``CasePath``).
   ///
   /// ```swift
   /// state.$destination[case: Destination.State.edit]?.title = "Kite"
@@ -16,7 +16,8 @@ extension PresentationState {
 }
 
 extension StackState {
-  /// The value of the element with `id` in the case `embed` constructs (see ``subscript(id:case:fileID:line:)``).
+  /// The value of the element with `id` in the case `embed` constructs (the subscript given a
+  /// ``CasePath``).
   ///
   /// ```swift
   /// state.path[id: 0, case: Path.State.detail]?.title = "Kite"
