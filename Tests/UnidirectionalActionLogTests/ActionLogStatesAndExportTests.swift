@@ -28,7 +28,13 @@ final class ActionLogStatesAndExportTests: XCTestCase {
 
   private func record(to url: URL, states: Bool) async throws {
     let recorder = try ActionRecorder(fileURL: url, feature: "Account", states: states)
-    let store = Store(initialState: Account.State(), recordingTo: recorder) { Account() }
+    // The recorder stamps each line with the clock's time: without an override a test reads the unimplemented
+    // clock, which fails the test once a TestStore has made issues fail tests (any earlier test in the run).
+    let store = Store(initialState: Account.State(), recordingTo: recorder) {
+      Account()
+    } withDependencies: {
+      $0.clock = ImmediateClock()
+    }
     store.send(.pinSet(Redacted("4321")))
     store.send(.deposit(100))
     store.send(.deposit(50))
