@@ -5,7 +5,7 @@
 // CasePath(Action.child)` passed instead is made once (about 23 ns).
 
 extension Reducer {
-  /// ``ifLet(_:action:then:fileID:line:)`` given the child case's constructor.
+  /// ``ifLet(_:action:then:fileID:line:)-(_,CasePath<Self.Action,ChildAction>,_,_,_)`` given the child case's constructor.
   ///
   /// ```swift
   /// Reduce { … }.ifLet(\.child, action: Action.child) { Child() }
@@ -114,7 +114,7 @@ extension Reducer {
       fileID: fileID, line: line)
   }
 
-  /// ``ifCaseLet(_:action:then:fileID:line:)`` given the constructors of the state's case and of the action's
+  /// ``ifCaseLet(_:action:then:fileID:line:)-(CasePath<Self.State,CaseState>,_,_,_,_)`` given the constructors of the state's case and of the action's
   /// (TCA's `.ifCaseLet(\.loggedIn, action: \.loggedIn)`).
   ///
   /// ```swift

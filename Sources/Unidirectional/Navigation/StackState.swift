@@ -14,7 +14,7 @@
 /// state.path.pop(from: 0)                                 // removes #0 and everything above it
 /// ```
 ///
-/// Drive it with ``Reducer/forEach(_:action:destination:fileID:line:)`` and ``StackAction``.
+/// Drive it with ``Reducer/forEach(_:action:destination:fileID:line:)-(_,CasePath<Self.Action,StackAction<DestinationState,DestinationAction>>,_,_,_)`` and ``StackAction``.
 public struct StackState<Element> {
   @usableFromInline var elementIDs: [StackElementID]
   @usableFromInline var elements: [Element]

@@ -31,7 +31,7 @@ extension Reducer {
   }
 }
 
-/// The reducer made by ``Reducer/ifCaseLet(_:action:then:fileID:line:)``.
+/// The reducer made by ``Reducer/ifCaseLet(_:action:then:fileID:line:)-(CasePath<Self.State,CaseState>,_,_,_,_)``.
 ///
 /// Inlinable, so that it is specialized for the app's types (see ``IfLetReducer``).
 public struct IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {

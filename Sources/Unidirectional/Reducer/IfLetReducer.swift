@@ -47,7 +47,7 @@ extension Reducer {
   }
 }
 
-/// The reducer made by ``Reducer/ifLet(_:action:then:fileID:line:)``.
+/// The reducer made by ``Reducer/ifLet(_:action:then:fileID:line:)-(_,CasePath<Self.Action,ChildAction>,_,_,_)``.
 ///
 /// Inlinable, so that it is specialized for the app's own state and action types: unspecialized, a child action
 /// spent most of its ~11,000 instructions looking up the runtime metadata of `Child.State?` and its key paths.

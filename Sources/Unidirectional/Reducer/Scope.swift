@@ -18,7 +18,7 @@
 /// ```
 ///
 /// Such a scope does not cancel the child's effects when the state leaves the case: the presentation or stack
-/// reducer around it does, or use ``Reducer/ifCaseLet(_:action:then:fileID:line:)``.
+/// reducer around it does, or use ``Reducer/ifCaseLet(_:action:then:fileID:line:)-(CasePath<Self.State,CaseState>,_,_,_,_)``.
 public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reducer {
   /// A scope to an enum case: the case path and where the scope was written (for the runtime issue).
   @usableFromInline
