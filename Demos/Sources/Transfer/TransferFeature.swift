@@ -113,6 +113,17 @@ public struct TransferFeature: Reducer {
       }
     }
 
+    /// Whether ``Action/cancelTapped`` does something: an upload is under way, paused or waiting to resume, or
+    /// failed while the server still keeps it. Not once it completed: a tap that raced the last bytes changes
+    /// nothing, and the parent, told the upload completed, is not then told it was cancelled.
+    public var canCancel: Bool {
+      switch status {
+      case .uploading, .resuming, .paused, .waitingToResume: return true
+      case .failed: return resource != nil
+      case .idle, .completed: return false
+      }
+    }
+
     /// The status text shown to the user (see ``Status/text``).
     public var statusText: String { status.text }
   }
@@ -196,6 +207,7 @@ public struct TransferFeature: Reducer {
         return resume(&state)
 
       case .cancelTapped:
+        guard state.canCancel else { return .none }
         let resource = state.resource
         state.resource = nil
         state.status = .idle

@@ -297,6 +297,44 @@ final class TransferFeatureTests: XCTestCase {
     XCTAssertEqual(clock.sleeperCount, 0)
   }
 
+  func testACancelTapThatArrivesAfterTheUploadCompletedChangesNothing() async {
+    // Found by TransferExploredTests: the last bytes went through just before the tap was handled. The parent was
+    // told the upload completed; it must not then be told it was cancelled, and the screen keeps showing success.
+    let store = TestStore(initialState: TransferFeature.State(file: file, fileSize: 100)) {
+      TransferFeature()
+    } withDependencies: {
+      $0.transferClient.upload = { _, _, _ in Fixture.receipt }
+      // No cancel override: deleting a completed upload would fail this test.
+    }
+    await store.send(.startTapped) { $0.status = .uploading(Fixture.progress(0)) }
+    await store.receive(.transferCompleted(receipt)) {
+      $0.progress = Fixture.progress(100)
+      $0.status = .completed(Fixture.receipt)
+    }
+    await store.receive(.delegate(.completed(receipt)))
+    XCTAssertFalse(store.state.canCancel)
+    await store.send(.cancelTapped)
+    await store.finish()
+  }
+
+  func testCancelIsOfferedWhileThereIsSomethingToCancel() {
+    var state = TransferFeature.State(file: file, fileSize: 100)
+    XCTAssertFalse(state.canCancel, "not started")
+    for status in [
+      TransferFeature.Status.uploading(Fixture.progress(10)), .resuming(offset: 10), .paused(Fixture.progress(10)),
+      .waitingToResume(Fixture.progress(10), reason: "offline"),
+    ] {
+      state.status = status
+      XCTAssertTrue(state.canCancel, "\(status)")
+    }
+    state.status = .failed("refused")
+    XCTAssertFalse(state.canCancel, "failed, and the server keeps nothing")
+    state.resource = resource
+    XCTAssertTrue(state.canCancel, "failed, and the server keeps the upload")
+    state.status = .completed(receipt)
+    XCTAssertFalse(state.canCancel)
+  }
+
   func testPauseBeforeTheServerAnnouncedTheUploadStartsAgainOnResume() async {
     let clock = TestClock()
     let calls = Recorder<ResumableUploadResource?>()
