@@ -54,6 +54,12 @@ let package = Package(
       name: "UnidirectionalBench",
       dependencies: ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalInspector"],
       path: "Benchmarks/UnidirectionalBench"),
+    // `swift run -c release UnidirectionalExplorerBench`: the interleaving explorer's schedules per second and how
+    // the number of schedules grows with the bound. Its own executable, not a product: it links
+    // UnidirectionalTesting, hence XCTest and Swift Testing, which `unidirectional-bench` (a product) does not.
+    .executableTarget(
+      name: "UnidirectionalExplorerBench", dependencies: ["Unidirectional", "UnidirectionalTesting"],
+      path: "Benchmarks/UnidirectionalExplorerBench"),
 
     .testTarget(
       name: "UnidirectionalTests", dependencies: ["Unidirectional", "UnidirectionalTesting"],

@@ -66,9 +66,16 @@ let package = Package(
       name: "FeatureBench", dependencies: [core, "HTTPTransfer", "ImageUpload", "PhotoAnalysis"],
       path: "Benchmarks/FeatureBench"),
 
+    // `swift run -c release --package-path Demos ExplorerBench`: the interleaving explorer on the upload feature
+    // (schedules per second, schedules per bound). Not in `feature-bench`: the explorer links XCTest and Swift
+    // Testing, which would load next to the uploads whose memory `feature-bench` measures.
+    .executableTarget(
+      name: "ExplorerBench", dependencies: [core, testing, "ImageUpload", "FeatureTestSupport"],
+      path: "Benchmarks/ExplorerBench"),
+
     // Fakes and fixtures several features' tests share (not a product).
     .target(
-      name: "FeatureTestSupport", dependencies: [core, "Images", "ImageUpload", "CaptureSession"],
+      name: "FeatureTestSupport", dependencies: [core, "HTTPTransfer", "Images", "ImageUpload", "CaptureSession"],
       path: "Tests/FeatureTestSupport", swiftSettings: testSettings),
     featureTests("HTTPTransfer", ["HTTPTransfer"]),
     featureTests("LocalFiles", ["LocalFiles"]),

@@ -14,59 +14,10 @@ import UnidirectionalTesting
 /// the user's taps land between them.
 @MainActor
 struct ImageUploadExploredTests {
-  /// Storage in memory: presigns, takes PUTs, and counts what the checks need.
-  final class Storage: Sendable {
-    struct Counts {
-      var inFlight = 0
-      var mostInFlight = 0
-      var putsAfterLeaving = 0
-      var hasLeft = false
-    }
-    private let counts = LockIsolated(Counts())
-
-    /// At most this many PUTs at once, as `UploadServerConfiguration.maxConcurrentUploads` says.
-    static let limit = 2
-
-    /// The presigned flow without HTTP: presign, then the PUTs. As the live engines do, a request is not started
-    /// once the task is cancelled, and one in flight ends with `CancellationError` when it is.
-    func upload(
-      _ items: [UploadItem], _ mediaType: MediaType, _ progress: @escaping ImageUploadClient.ProgressHandler
-    ) async throws -> [MediaID] {
-      try Task.checkCancellation()
-      let ids = await withRacing { items.map(UploadFixtures.mediaID) }
-      try Task.checkCancellation()
-      let reporter = UploadProgressReporter(sizes: items.map(\.byteCount), handler: progress)
-      defer { reporter.close() }
-      _ = try await UploadConcurrency.map(count: items.count, limit: Self.limit) { index in
-        try Task.checkCancellation()
-        self.putStarted()
-        defer { self.putEnded() }
-        reporter.update(index, sentBytes: items[index].byteCount / 2)
-        await withRacing {}
-        try Task.checkCancellation()
-        reporter.complete(index)
-      }
-      return ids
-    }
-
-    private func putStarted() {
-      counts.withLock {
-        $0.inFlight += 1
-        $0.mostInFlight = max($0.mostInFlight, $0.inFlight)
-        if $0.hasLeft { $0.putsAfterLeaving += 1 }
-      }
-    }
-    private func putEnded() { counts.withLock { $0.inFlight -= 1 } }
-
-    func userLeft() { counts.withLock { $0.hasLeft = true } }
-    var mostInFlight: Int { counts.value.mostInFlight }
-    var putsAfterLeaving: Int { counts.value.putsAfterLeaving }
-  }
-
   /// A store of the feature uploading to `storage`, checking after every action that the progress shown never
   /// goes back during an upload and that the parent hears of each upload once.
   static func makeStore(
-    storage: Storage, clock: TestClock, analysis: PhotoAnalysisFeature.State? = nil
+    storage: RacingUploadStorage, clock: TestClock, analysis: PhotoAnalysisFeature.State? = nil
   ) -> TestStoreOf<ImageUploadFeature> {
     let store = TestStore(initialState: ImageUploadFeature.State(mediaType: .archive, analysis: analysis)) {
       ImageUploadFeature()
@@ -74,7 +25,7 @@ struct ImageUploadExploredTests {
       $0.clock = clock
       $0.photoMetadata.analyze = { url in await withRacing { Self.report(for: url) } }
       $0.imageLoader.load = { images in await withRacing { images.map(UploadFixtures.loaded) } }
-      $0.imageUploadClient = ImageUploadClient(upload: storage.upload)
+      $0.imageUploadClient = storage.client
     }
     store.exhaustivity = .off
     let shown = LockIsolated((completed: Int64(0), delegates: 0))
@@ -104,7 +55,7 @@ struct ImageUploadExploredTests {
 
   /// `testHappyPathUploadsInPickOrderAndTellsTheParent`: three images, the PUTs finishing in any order.
   static func uploadThree() async {
-    let storage = Storage()
+    let storage = RacingUploadStorage()
     let clock = TestClock()
     let store = makeStore(storage: storage, clock: clock)
     await store.send(.itemsPicked(UploadFixtures.picked))
@@ -114,7 +65,7 @@ struct ImageUploadExploredTests {
     await store.finish()
     await store.skipReceivedActions(strict: false)
     #expect(store.state.status == .idle)
-    #expect(storage.mostInFlight <= Storage.limit)
+    #expect(storage.mostInFlight <= RacingUploadStorage.limit)
   }
 
   @Test func uploadThreeUnderEverySchedule() async {
@@ -125,7 +76,7 @@ struct ImageUploadExploredTests {
 
   /// `testLeavingCancelsTheInFlightUpload`: the user leaves while the images load, or are presigned, or upload.
   static func uploadThreeAndLeave() async {
-    let storage = Storage()
+    let storage = RacingUploadStorage()
     let clock = TestClock()
     let store = makeStore(storage: storage, clock: clock)
     let hasLeft = LockIsolated(false)
@@ -150,7 +101,7 @@ struct ImageUploadExploredTests {
 
   /// `testAPickWhileUploadingReplacesTheUpload`: three images, then one more picked while they upload.
   static func pickAgainWhileUploading() async {
-    let storage = Storage()
+    let storage = RacingUploadStorage()
     let clock = TestClock()
     let store = makeStore(storage: storage, clock: clock)
     let second = Array(UploadFixtures.picked.suffix(1))
@@ -172,7 +123,7 @@ struct ImageUploadExploredTests {
   /// are: every score shown is its own photo's (the ids of the analysed photos are their positions in the pick,
   /// so a score of the first pick landing in the second would show on the wrong photo).
   static func pickAgainWhileScoring() async {
-    let storage = Storage()
+    let storage = RacingUploadStorage()
     let clock = TestClock()
     let store = makeStore(storage: storage, clock: clock, analysis: PhotoAnalysisFeature.State())
     store.checkEveryState { state, _ in
