@@ -191,7 +191,10 @@ final class FingerprintEncoder: Encoder {
     case array
   }
 
-  private let parent: FingerprintEncoder?
+  /// Unowned: a parent keeps the encoders of its nested containers (`pendingEntries`, `items`) until its hash is
+  /// taken, so a strong reference back made a cycle and leaked both for every nested container. A child is used
+  /// only while its parent's value is being encoded.
+  private unowned let parent: FingerprintEncoder?
   private let key: (any CodingKey)?
   private var kind = Kind.empty
   // An object: the running sum of its entries, and nested containers whose hashes are known only at the end.

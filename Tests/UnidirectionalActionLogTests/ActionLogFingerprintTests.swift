@@ -85,6 +85,32 @@ final class ActionLogFingerprintTests: XCTestCase {
     XCTAssertEqual(try ActionLogFingerprint(of: Choice.some(1)), try ActionLogFingerprint(of: Choice.some(1)))
   }
 
+  /// Found by `Scripts/fuzz action-log-replay` (LeakSanitizer): an encoder made for a nested container kept its
+  /// parent, which kept it, so every fingerprint of a value with a nested container (an enum with a payload, as
+  /// synthesized `Codable` writes it) leaked both — on every recorded action of such a state.
+  func testFingerprintingANestedContainerKeepsNoEncoderAlive() throws {
+    final class Encoders: @unchecked Sendable {
+      weak var top: AnyObject?
+      weak var child: AnyObject?
+    }
+    struct Nested: Encodable {
+      enum Keys: CodingKey { case a, b }
+      let seen: Encoders
+      func encode(to encoder: any Encoder) throws {
+        seen.top = encoder as AnyObject
+        var container = encoder.container(keyedBy: Keys.self)
+        var nested = container.nestedContainer(keyedBy: Keys.self, forKey: .a)
+        try nested.encode(1, forKey: .b)
+        seen.child = container.superEncoder(forKey: .b) as AnyObject
+      }
+    }
+    let seen = Encoders()
+    _ = try ActionLogFingerprint(of: Nested(seen: seen))
+    XCTAssertNil(seen.top, "the fingerprint's encoder outlived it")
+    XCTAssertNil(seen.child, "a nested encoder outlived the fingerprint")
+    _ = try ActionLogFingerprint(of: Choice.named(label: "x"))
+  }
+
   func testSecretsAreHashedRedacted() throws {
     struct Session: Codable { var token: Redacted<String> }
     XCTAssertEqual(
