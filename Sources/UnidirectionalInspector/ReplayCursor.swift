@@ -53,10 +53,7 @@ final class ReplayCursor<R: Reducer> where R.State: Codable, R.Action: Decodable
   /// Leaves the replay after `target` steps (or at the end of a shorter log).
   private func move(to target: Int) throws(ActionLogError) {
     if replay.stepCount > target || target - replay.stepCount > Self.interval {
-      let kept = target / Self.interval * Self.interval
-      let resume =
-        (stride(from: kept, through: 1, by: -Self.interval).lazy.compactMap { self.positions[$0] }.first)
-        ?? start
+      let resume = nearestKept(atOrBefore: target)
       if resume.stepCount > replay.stepCount || replay.stepCount > target {
         replay = try ActionLogReplay(contentsOf: url, reducer: reducer, resumingAt: resume)
       }
@@ -64,9 +61,32 @@ final class ReplayCursor<R: Reducer> where R.State: Codable, R.Action: Decodable
     while replay.stepCount < target, try advance() != nil {}
   }
 
+  /// The kept position closest before step `target` (or the start).
+  private func nearestKept(atOrBefore target: Int) -> ActionLogReplay<R>.Position {
+    let kept = target / Self.interval * Self.interval
+    return (stride(from: kept, through: 1, by: -Self.interval).lazy.compactMap { self.positions[$0] }.first) ?? start
+  }
+
   private func advance() throws(ActionLogError) -> ActionLogStep<R.State, R.Action>? {
-    guard let step = try replay.next() else { return nil }
+    let step: ActionLogStep<R.State, R.Action>?
+    do {
+      step = try replay.next()
+    } catch {
+      // The line that failed has been read: without going back before it, the same step asked again would read
+      // the line after it (or the end) and answer "no such step", or replay the wrong line in its place.
+      rewind(to: replay.stepCount)
+      throw error
+    }
+    guard let step else { return nil }
     if step.number % Self.interval == 0, positions[step.number] == nil { positions[step.number] = replay.position }
     return step
+  }
+
+  /// Reopens the replay after `target` steps (each of which replayed before), before the line that follows them.
+  private func rewind(to target: Int) {
+    let resume = nearestKept(atOrBefore: target)
+    guard let reopened = try? ActionLogReplay(contentsOf: url, reducer: reducer, resumingAt: resume) else { return }
+    replay = reopened
+    while replay.stepCount < target, (try? replay.next()) != nil {}
   }
 }
