@@ -25,13 +25,14 @@
 
     /// A stream of `length` bytes of the file at `url` from `offset`; throws when the file cannot be opened.
     init(url: URL, offset: Int64, length: Int64) throws {
+      let end = try HTTPRequestBody.Part.end(ofRangeIn: url, offset: offset, length: length)
       let descriptor = openDescriptor(url.path)
       guard descriptor >= 0 else {
         throw ImageUploadError.unreadableFile(path: url.path, reason: "it cannot be opened")
       }
       self.descriptor = descriptor
       self.position = offset
-      self.end = offset + max(0, length)
+      self.end = end
       super.init(data: Data())
     }
 

@@ -30,6 +30,7 @@
         chunkOffset = 0
         chunkEnd = data.count
       case let .file(url, offset, length):
+        if offsetInPart == 0 { _ = try HTTPRequestBody.Part.end(ofRangeIn: url, offset: offset, length: length) }
         let descriptor = try open(url)
         let count = Int(min(length - offsetInPart, 1 << 20))
         if fileBuffer.count < count { fileBuffer = Data(count: count) }

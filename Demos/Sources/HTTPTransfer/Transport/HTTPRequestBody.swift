@@ -43,8 +43,14 @@ public struct HTTPRequestBody: Sendable {
     HTTPRequestBody([.file(url, offset: 0, length: try UploadFile.byteCount(of: url))])
   }
 
-  /// The number of bytes in the body: its `Content-Length`.
-  public var length: Int64 { parts.reduce(0) { $0 + $1.length } }
+  /// The number of bytes in the body: its `Content-Length` (`Int64.max` for parts that add up to more, which no
+  /// file can give: reading such a body fails with ``ImageUploadError/unreadableFile(path:reason:)``).
+  public var length: Int64 {
+    parts.reduce(0) { sum, part in
+      let (total, overflow) = sum.addingReportingOverflow(part.length)
+      return overflow ? .max : total
+    }
+  }
 
   /// The whole file when the body is exactly one file from its start, for transports that can only send files.
   var wholeFile: URL? {
@@ -78,6 +84,7 @@ public struct HTTPRequestBody: Sendable {
       case let .bytes(data):
         try emit(data)
       case let .file(url, offset, length):
+        _ = try Part.end(ofRangeIn: url, offset: offset, length: length)
         let input: FileHandle
         do {
           input = try FileHandle(forReadingFrom: url)
@@ -102,5 +109,19 @@ public struct HTTPRequestBody: Sendable {
         }
       }
     }
+  }
+}
+
+extension HTTPRequestBody.Part {
+  /// The end of the file range `offset ..< offset + length`, or the error every reader of a body throws for a range
+  /// no file has — a negative offset, an end past `Int64.max` — before it seeks or reads (a seek to a negative
+  /// offset and the end's sum would trap).
+  static func end(ofRangeIn url: URL, offset: Int64, length: Int64) throws -> Int64 {
+    let (end, overflow) = offset.addingReportingOverflow(max(0, length))
+    guard offset >= 0, !overflow else {
+      throw ImageUploadError.unreadableFile(
+        path: url.path, reason: "no file has \(length) bytes at offset \(offset)")
+    }
+    return end
   }
 }
