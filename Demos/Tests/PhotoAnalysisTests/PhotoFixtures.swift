@@ -6,7 +6,9 @@ enum PhotoFixtures {
   static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Fixtures/PhotoAnalysis")
   static let piexifFolder = folder.appendingPathComponent("piexif")
-  static let fuzzCorpusFolder = folder.appendingPathComponent("fuzz-corpus")
+  /// The photo metadata fuzz target's committed corpus (`Tests/Fuzz/photo-metadata/corpus/`).
+  static let fuzzCorpusFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fuzz/photo-metadata/corpus")
 
   /// A piexif photo by name, e.g. `"r_sony.jpg"`.
   static func piexif(_ name: String) -> URL { piexifFolder.appendingPathComponent(name) }
@@ -179,7 +181,7 @@ extension PhotoFixtures {
       .bytes(0x0005, [1], type: 1), .rational(0x0006, [(125, 10)]),
     ])
 
-  /// Synthetic photos that reach each branch of the reader, committed as fuzz seeds (`fuzz-corpus/seed-*`).
+  /// Synthetic photos that reach each branch of the reader, committed as fuzz seeds (`Tests/Fuzz/photo-metadata/corpus/seed-*`).
   static var syntheticSeeds: [(String, [UInt8])] {
     let full = everyField
     var bigEndian = full
