@@ -116,6 +116,22 @@ final class HTTPLayerTests: XCTestCase {
     XCTAssertThrowsError(try parse("", atEnd: true), "closed before any response")
   }
 
+  /// Found by `Scripts/fuzz http-response`: a body framed by the connection's end was let through up to 64 KiB past
+  /// the limit (the slack chunk framing gets), so the socket engine kept up to 8 MiB + 64 KiB of such a body.
+  func testABodyUntilTheConnectionClosesIsHeldToTheLimitExactly() throws {
+    let head = "HTTP/1.0 200 OK\r\n\r\n"
+    XCTAssertEqual(
+      try parse(head + String(repeating: "a", count: 100), atEnd: true, max: 100).1,
+      .complete(Data(String(repeating: "a", count: 100).utf8)))
+    XCTAssertThrowsError(try parse(head + String(repeating: "a", count: 101), atEnd: true, max: 100)) {
+      XCTAssertEqual($0 as? ImageUploadError, .invalidResponse("the response body is larger than 100 bytes"))
+    }
+    var parser = HTTPResponseParser(requestMethod: "GET", maxBodyBytes: 100)
+    try parser.consume(Data(head.utf8))
+    for _ in 0..<10 { try parser.consume(Data(String(repeating: "a", count: 10).utf8)) }
+    XCTAssertThrowsError(try parser.consume(Data("a".utf8)), "read by read, the 101st byte")
+  }
+
   // MARK: Redirect policy
 
   private let api = URL(string: "http://127.0.0.1:8000/upload-model")!

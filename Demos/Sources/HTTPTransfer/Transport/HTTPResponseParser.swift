@@ -108,8 +108,15 @@ struct HTTPResponseParser {
     switch framing {
     case let .length(length) where length > maxBodyBytes:
       throw ImageUploadError.invalidResponse("the response body is larger than \(maxBodyBytes) bytes")
-    case .chunked, .untilClose:
-      // Chunk framing adds a few bytes per chunk; anything far beyond the limit is too large whatever it holds.
+    case .untilClose:
+      // Every byte until the connection's end is the body: held to the limit exactly (64 KiB more got through when
+      // it shared the chunked body's slack).
+      if bodyBytesReceived > maxBodyBytes {
+        throw ImageUploadError.invalidResponse("the response body is larger than \(maxBodyBytes) bytes")
+      }
+    case .chunked:
+      // Chunk framing adds a few bytes per chunk (the decoder holds the body itself to the limit); anything far
+      // beyond the limit is too large whatever it holds.
       if bodyBytesReceived > maxBodyBytes + 64 * 1024 {
         throw ImageUploadError.invalidResponse("the response body is larger than \(maxBodyBytes) bytes")
       }
