@@ -228,6 +228,31 @@ final class HTTPLayerTests: XCTestCase {
         status: 307, location: "ftp://example.com/x", after: original, original: original, redirects: 0))
   }
 
+  /// Found by `Scripts/fuzz redirect`: a location that resolves to an http(s) URL with an empty host (`//*@`,
+  /// `http://@/x`) passed the policies' "has a host" check, so a download followed it to no server at all.
+  func testALocationWithAnEmptyHostIsNoRedirectTarget() {
+    let download = request(URL(string: "http://127.0.0.1/upload")!, method: "GET")
+    for location in ["//*@", "http://@/x", "https://@:443/", "http://user:pw@/"] {
+      XCTAssertNil(
+        try RedirectPolicy.download.follow(
+          status: 301, location: location, after: download, original: download, redirects: 0),
+        location)
+      let upload = request(api, method: "PUT")
+      XCTAssertThrowsError(
+        try RedirectPolicy.anyOrigin.follow(
+          status: 307, location: location, after: upload, original: upload, redirects: 0), location
+      ) {
+        XCTAssertEqual(
+          $0 as? ImageUploadError,
+          .redirectRefused(
+            status: 307, from: "127.0.0.1:8000", to: "an invalid location",
+            reason: "the location is not an http(s) URL"))
+      }
+      XCTAssertNil(
+        ResumableUploadRun.location(in: HTTPHeaderFields([("Location", location)]), relativeTo: api), location)
+    }
+  }
+
   // MARK: Progress, secrets, proxies
 
   func testProgressIsCoalescedToAboutOneReportPerPercent() {

@@ -22,11 +22,13 @@ extension ResumableUploadRun {
       || StructuredField.boolean(headers["Upload-Incomplete"]) == false
   }
 
-  /// The upload resource a response names in `Location`, resolved against `base`; only http(s).
+  /// The upload resource a response names in `Location`, resolved against `base`; only http(s) with a host (an
+  /// empty one names no server).
   static func location(in headers: HTTPHeaderFields, relativeTo base: URL) -> URL? {
     guard let value = headers["Location"],
       let url = URL(string: value, relativeTo: base)?.absoluteURL,
-      let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil
+      let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+      let host = url.host, !host.isEmpty
     else { return nil }
     return url
   }

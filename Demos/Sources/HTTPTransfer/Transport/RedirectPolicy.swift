@@ -96,11 +96,13 @@ public enum RedirectPolicy: Sendable {
     return Self.request(request, redirectedTo: target, original: original)
   }
 
-  /// The absolute http(s) URL `location` names, resolved against `request`'s URL.
+  /// The absolute http(s) URL `location` names, resolved against `request`'s URL; `nil` without a host (an empty one,
+  /// as in `http://@/x`, names no server).
   private static func target(_ location: String?, from request: HTTPTransferRequest) -> URL? {
     guard let location, !location.isEmpty,
       let target = URL(string: location, relativeTo: request.url)?.absoluteURL,
-      let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https", target.host != nil
+      let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
+      let host = target.host, !host.isEmpty
     else { return nil }
     return target
   }
