@@ -148,7 +148,8 @@ enum RequestBodyFileFuzz {
         do {
           while remaining > 0 {
             let chunk = try reader.pending()
-            let count = min(sendSize, chunk.count)
+            // Small sends cut a chunk anywhere; a 1 MiB chunk is still sent in at most 16 of them.
+            let count = min(max(sendSize, chunk.count / 16), chunk.count)
             fuzzRequire(count > 0 && Int64(chunk.count) <= remaining, "a chunk of \(chunk.count) of \(remaining) left")
             sent += chunk.prefix(count)
             reader.consume(count)
