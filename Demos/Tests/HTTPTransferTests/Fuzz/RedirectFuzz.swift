@@ -78,8 +78,10 @@ enum RedirectFuzz {
       fuzzRequire([307, 308].contains(status), "an upload followed \(status)")
       fuzzRequire(followed < RedirectPolicy.maxRedirects, "an upload followed redirect \(followed + 1)")
       if case .sameOrigin = policy { fuzzRequire(Origin(next.url) == Origin(originalURL), "left the origin") }
-      fuzzRequire(
-        !(current.scheme == "https" && next.url.scheme?.lowercased() == "http"), "followed https to plain http")
+      if case .anyOrigin = policy {
+        fuzzRequire(
+          !(current.scheme == "https" && next.url.scheme?.lowercased() == "http"), "followed https to plain http")
+      }
     case .download:
       fuzzRequire([301, 302, 303, 307, 308].contains(status), "a download followed \(status)")
       fuzzRequire(followed < RedirectPolicy.maxDownloadRedirects, "a download followed redirect \(followed + 1)")
