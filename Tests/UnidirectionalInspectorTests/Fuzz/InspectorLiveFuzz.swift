@@ -26,7 +26,9 @@ enum InspectorLiveFuzz {
   /// A router over a live model whose store sent six actions (one effect fed back a tick) and ended.
   static let router: InspectorRouter = {
     let live = InspectorLive(feature: "InspectedCounter", historyLimit: historyLimit)
-    let store = Store(initialState: InspectedCounter.State(), observers: [live.observer(for: InspectedCounter.self)]) {
+    let store = Store(
+      initialState: InspectedCounter.State(), instruments: [live.instrument(for: InspectedCounter.self)]
+    ) {
       InspectedCounter()
     }
     let done = DispatchSemaphore(value: 0)
