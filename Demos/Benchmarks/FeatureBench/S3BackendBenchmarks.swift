@@ -10,7 +10,7 @@ import Unidirectional
 /// ``PresignedUploader`` to the same moto S3. Plus the instance's peak RSS growth during the upload (its
 /// `/test-hooks/memory`, the largest of the rounds after the first), next to two parts (what it may hold).
 ///
-/// `swift run -c release unidirectional-bench --s3-backend-only`
+/// `swift run -c release --package-path Demos feature-bench --s3-backend-only`
 enum S3BackendBenchmarks {
   static let fileSize: Int64 = 200_000_000
   /// The last commit whose backend stored uploads on its own disk (override: UNIDIRECTIONAL_LOCAL_DISK_REVISION).
