@@ -191,6 +191,14 @@ struct DumpBuilder {
     }
 
     let mirror = Mirror(reflecting: value)
+    // A struct or class that hides its fields (a custom mirror with no children) and describes itself is shown by its
+    // description: a secret type that prints `<redacted>` is dumped so in any module, whether or not one that
+    // conforms it to `CustomDumpStringConvertible` is linked.
+    if mirror.children.isEmpty, mirror.displayStyle == .struct || mirror.displayStyle == .class,
+      value is any CustomReflectable, let described = value as? any CustomStringConvertible
+    {
+      return .leaf(described.description)
+    }
     let name = typeName(mirror.subjectType)
     switch mirror.displayStyle {
     case .optional:
