@@ -70,3 +70,57 @@ final class TypeCache<Value: Sendable>: @unchecked Sendable {
     return value
   }
 }
+
+/// The readable name of `type` (see ``typeName(_:)``), worked out from `String(reflecting:)` each time.
+func uncachedTypeName(_ type: Any.Type) -> String {
+  let reflected = Array(String(reflecting: type))
+  // Pass 1: drop "(unknown context at $…)." and "(extension in M):", unwrap "(Name in _hash)".
+  var cleaned = ""
+  var index = 0
+  while index < reflected.count {
+    let character = reflected[index]
+    guard character == "(", let closing = reflected[index...].firstIndex(of: ")") else {
+      cleaned.append(character)
+      index += 1
+      continue
+    }
+    let inner = String(reflected[(index + 1)..<closing])
+    if inner.hasPrefix("unknown context at ") || inner.hasPrefix("extension in ") {
+      index = closing + 1
+      if index < reflected.count, reflected[index] == "." || reflected[index] == ":" {
+        index += 1
+      }
+    } else if !inner.contains("("), let range = inner.range(of: " in "),
+      inner[range.upperBound...].hasPrefix("_") || inner[range.upperBound...].hasPrefix("$")
+    {
+      cleaned += inner[..<range.lowerBound]
+      index = closing + 1
+    } else {
+      cleaned.append(character)
+      index += 1
+    }
+  }
+  // Pass 2: drop the leading (module) component of every dotted path.
+  var result = ""
+  var component = ""
+  var path: [String] = []
+  func flush() {
+    if !component.isEmpty || !path.isEmpty { path.append(component) }
+    result += (path.count > 1 ? path.dropFirst() : path[...]).joined(separator: ".")
+    path = []
+    component = ""
+  }
+  for character in cleaned {
+    if character.isLetter || character.isNumber || character == "_" || character == "$" {
+      component.append(character)
+    } else if character == ".", !component.isEmpty {
+      path.append(component)
+      component = ""
+    } else {
+      flush()
+      result.append(character)
+    }
+  }
+  flush()
+  return result
+}

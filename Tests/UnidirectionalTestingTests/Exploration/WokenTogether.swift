@@ -7,12 +7,12 @@ import UnidirectionalTesting
 /// picks of which woken effect runs next, among 4, then 3, then 2.
 struct WokenTogether: Reducer {
   struct State: Equatable { var order: [Int] = [] }
-  enum Action: Equatable { case sleep(Int), woke(Int) }
+  enum Action: Equatable { case start(Int), woke(Int) }
   let clock: TestClock
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
-    case let .sleep(effect):
+    case let .start(effect):
       return .run { [clock] send in
         try await clock.sleep(for: .seconds(1))
         send(.woke(effect))
@@ -29,7 +29,7 @@ struct WokenTogether: Reducer {
     let clock = TestClock()
     let store = TestStore(initialState: State()) { WokenTogether(clock: clock) }
     store.exhaustivity = .off
-    for effect in 0..<4 { await store.send(.sleep(effect)) }
+    for effect in 0..<4 { await store.send(.start(effect)) }
     await clock.advance(by: .seconds(1))
     await store.finish()
     await store.skipReceivedActions(strict: false)
