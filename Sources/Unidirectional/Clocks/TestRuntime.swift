@@ -68,12 +68,12 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
 
   /// Stops background drains until ``release()``: a test store's `send` asserts the state before the effects it
   /// started run, as in TCA.
-  public func hold() {
+  package func hold() {
     lock.withLock { holds += 1 }
   }
 
   /// Ends a ``hold()``; work that became ready meanwhile runs in the background again.
-  public func release() {
+  package func release() {
     let schedulesDrain = lock.withLock {
       holds -= 1
       return scheduleBackgroundDrainIfNeeded()
@@ -181,23 +181,23 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
   }
 
   /// Whether no job is waiting to run.
-  public var isIdle: Bool { lock.withLock { head >= jobs.count } }
+  package var isIdle: Bool { lock.withLock { head >= jobs.count } }
 
   /// Whether every task tracked by this runtime is suspended on something only the test can resume (a
   /// ``TestClock`` sleep, or waiting on such tasks): nothing will happen until the test acts.
-  public var isQuiescent: Bool {
+  package var isQuiescent: Bool {
     lock.withLock { head >= jobs.count && blockedTasks >= liveTasks }
   }
 
   /// The number of tracked tasks that have not finished.
-  public var runningTaskCount: Int { lock.withLock { liveTasks } }
+  package var runningTaskCount: Int { lock.withLock { liveTasks } }
 
   /// Suspends until a job is enqueued or `timeout` passes on the continuous clock. Returns whether work arrived.
   ///
   /// Used only when effects wait on something outside the runtime (another actor, real I/O). Each wait has its
   /// own timer, which wakes that wait only, and only when its time is really up: a timer cancelled because work
   /// arrived first must not cut short the next wait.
-  public func waitForWork(timeout: Duration) async -> Bool {
+  package func waitForWork(timeout: Duration) async -> Bool {
     let deadline = ContinuousClock.now.advanced(by: timeout)
     let token = lock.withLock {
       defer { nextWaiter += 1 }

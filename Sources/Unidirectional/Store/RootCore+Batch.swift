@@ -51,19 +51,13 @@ extension RootCore {
     }
     if effect.isNone && !flags.pointee.hasQueued {
       // Nothing was started and nothing is queued: no bookkeeping to hand out (and nothing to allocate).
-      let notify = flags.pointee.isObserved
-      if flags.pointee.hasStreams { yieldToStreams() }
-      release(context)
-      if notify { observationHook?() }
+      if releaseAfterBatch(context) { observationHook?() }
       return StoreTask()
     }
     if case let .run(run) = effect.node, !flags.pointee.hasQueued, !flags.pointee.isInvalidated {
       // One effect to start and nothing queued, the usual case: no work list, no batch to build and hand out.
-      let record = start(run, startedBy: action, sequence: lastSequence, cancelIDs: [], cause: cause)
-      let notify = flags.pointee.isObserved
-      if flags.pointee.hasStreams { yieldToStreams() }
-      release(context)
-      if notify { observationHook?() }
+      let record = spawn(run, cancelIDs: [], cause: cause, startedBy: action, sequence: lastSequence)
+      if releaseAfterBatch(context) { observationHook?() }
       return StoreTask(records: [record])
     }
     var batch = Batch()
@@ -100,7 +94,7 @@ extension RootCore {
         case let .run(run):
           if batch.isCancelled(cancelIDs, returnedBy: reduction) { continue }
           batch.lists[list].append(
-            start(run, startedBy: action, sequence: sequence, cancelIDs: cancelIDs, cause: cause))
+            spawn(run, cancelIDs: cancelIDs, cause: cause, startedBy: action, sequence: sequence))
         case let .merge(effects):
           for effect in effects.reversed() {
             work.append(
@@ -139,20 +133,14 @@ extension RootCore {
       case let .spawnRest(effects, action, sequence, cancelIDs, cause, list, reduction):
         if batch.isCancelled(cancelIDs, returnedBy: reduction) { continue }
         let rest = effects.count == 1 ? effects[0] : Effect(.concatenate(effects))
-        let record = spawn(cancelIDs: cancelIDs, cause: cause, startedBy: action, sequence: sequence, priority: nil) {
+        let record = spawnRest(cancelIDs: cancelIDs, cause: cause, startedBy: action, sequence: sequence, priority: nil)
+        {
           core, record, values in
           await DependencyValues.$taskValues.withValue(values) { await core.runToCompletion(rest, record: record) }
         }
         batch.lists[list].append(record)
       }
     }
-  }
-
-  /// Starts a `.run` effect in a task of its own.
-  private func start(
-    _ run: Effect<Action>.Run, startedBy action: Action, sequence: UInt64, cancelIDs: [CancelID], cause: EffectRecord?
-  ) -> EffectRecord {
-    spawn(run, cancelIDs: cancelIDs, cause: cause, startedBy: action, sequence: sequence)
   }
 
   /// Moves the actions sent re-entrantly onto the work stack, so they are reduced next, in the order sent.
@@ -178,19 +166,11 @@ extension RootCore {
       mutable.pointee.queue.removeAll()
       flags.pointee.hasQueued = false
     }
-    if flags.pointee.hasStreams { yieldToStreams() }
-    let notify = flags.pointee.isObserved
-    release(context)
+    let notify = releaseAfterBatch(context)
     for cancel in batch.cancellations { cancel() }
     for (deferred, list) in batch.deferred { deferred.resolve(batch.lists[list]) }
     for deferred in dropped { deferred.resolve([]) }
     if notify { observationHook?() }
     return StoreTask(records: batch.lists[0])
   }
-
-  /// Hands the state to every `states` subscriber: once per batch. Call with the lock held.
-  func yieldToStreams() {
-    for subscriber in mutable.pointee.rare?.streams.values ?? [:].values { subscriber.yield(state.pointee) }
-  }
-
 }

@@ -57,7 +57,7 @@ extension RootCore {
 
   /// Starts `body` in a task of its own, with the store's dependencies: the asynchronous rest of a `concatenate`.
   /// Call with the lock held.
-  func spawn(
+  func spawnRest(
     cancelIDs: [CancelID],
     cause: EffectRecord?,
     startedBy action: Action,
@@ -83,20 +83,15 @@ extension RootCore {
     return record
   }
 
-  /// Runs one `.run` effect in the current task.
+  /// Runs one `.run` effect in the current task, with its dependencies (or `values`) and cancellation context bound:
+  /// a part of the asynchronous rest of a `concatenate`.
   func execute(_ run: Effect<Action>.Run, record: EffectRecord, values: DependencyValues) async {
     let send = Send<Action> { [self] action in _ = self.send(action, origin: .received, cause: record) }
     let context = EffectContext(registry: self, namespace: run.namespace)
     await EffectContext.$current.withValue(context) {
-      await execute(run, send: send, record: record, values: values)
-    }
-  }
-
-  func execute(
-    _ run: Effect<Action>.Run, send: Send<Action>, record: EffectRecord, values: DependencyValues
-  ) async {
-    await DependencyValues.$taskValues.withValue(run.dependencies ?? values) {
-      await perform(run, send: send, record: record)
+      await DependencyValues.$taskValues.withValue(run.dependencies ?? values) {
+        await perform(run, send: send, record: record)
+      }
     }
   }
 

@@ -17,6 +17,18 @@
 /// cancelling its effects, from inside a reducer still takes that store's lock: two reducers that do that to each
 /// other on two threads can still wait for each other — send instead.
 ///
+/// The route of an action, file by file:
+/// 1. ``Store/send(_:)`` (`Store.swift`) hands it to its core; a scoped store's core (`ScopedCore.swift`) embeds it
+///    in the parent's action and hands it on, up to the root.
+/// 2. `send(_:origin:cause:)` (`RootCore+Send.swift`) takes the lock and reduces it with `reduce`; a send from a
+///    thread that already holds a store goes to `sendWhileHolding` (queued or deferred), one from an effect or to
+///    an invalidated store to `sendChecked`.
+/// 3. `runBatch` (`RootCore+Batch.swift`) reduces what the effect feeds back synchronously and what was queued,
+///    depth-first, and collects the effects to start; `endBatch` lets go of the lock and hands them out.
+/// 4. `spawn` (`RootCore+Effects.swift`) starts each `.run` effect in a task of its own; `perform` runs its
+///    operation there with a ``Send``.
+/// 5. ``Send`` (`Effect/Send.swift`) feeds an action back: step 2 again, with the effect as its cause.
+///
 /// Hot path (`send` of an action whose reducer returns `.none`): one thread-local load, one uncontended mutex, the
 /// reducer call on state held behind a pointer (no exclusivity checks), no allocation, no task, no syscall.
 /// Effects feed actions back synchronously from their own task: no actor hop.
@@ -134,142 +146,9 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     }
   }
 
-  // MARK: Sending
-
+  /// A host's `send` (through ``Store/send(_:)``): the first step of the route above.
   override func send(_ action: Action) -> StoreTask {
     send(action, origin: .sent, cause: nil)
-  }
-
-  /// Reduces `action` (sent by a host, or fed back by the effect `cause`).
-  @inline(__always)
-  func send(_ action: Action, origin: ActionOrigin, cause: EffectRecord?) -> StoreTask {
-    let context = ThreadContext.current(key: threadKey)
-    if context.pointee.heldStores != nil {
-      return sendWhileHolding(action, origin: origin, cause: cause, context: context)
-    }
-    lock.lock()
-    let flags = self.flags.pointee
-    if cause != nil || flags.isInvalidated || flags.hasStreams {
-      return sendSlowly(action, origin: origin, cause: cause, context: context)
-    }
-    hold(context)
-    let effect = reduce(action, origin: origin, cause: nil, context: context)
-    if effect.isNone && !self.flags.pointee.hasQueued {
-      release(context)
-      if flags.isObserved { observationHook?() }
-      return StoreTask()
-    }
-    return runBatch(startingWith: effect, of: action, cause: nil, context: context)
-  }
-
-  /// `send` from an effect, to an invalidated store, or with state streams to feed: the lock is held on entry.
-  @inline(never)
-  func sendSlowly(
-    _ action: Action, origin: ActionOrigin, cause: EffectRecord?, context: UnsafeMutablePointer<ThreadContext>
-  ) -> StoreTask {
-    if flags.pointee.isInvalidated || cause?.isCancelled == true {
-      lock.unlock()
-      return StoreTask()
-    }
-    if let cause, cause.isFinished {
-      lock.unlock()
-      report(
-        """
-        An effect returned for the action \(describe(cause.action)) sent \(describe(action)) after it had \
-        finished. Send actions only while the effect's operation runs; don't let `send` escape it.
-        """)
-      return StoreTask()
-    }
-    hold(context)
-    let effect = reduce(action, origin: origin, cause: cause, context: context)
-    return runBatch(startingWith: effect, of: action, cause: cause, context: context)
-  }
-
-  /// A send made by a thread that holds a store: queued behind the current action when it holds this one, or else
-  /// deferred until it lets go of its outermost store, rather than waiting for this store's lock while holding
-  /// another's.
-  @inline(never)
-  func sendWhileHolding(
-    _ action: Action, origin: ActionOrigin, cause: EffectRecord?, context: UnsafeMutablePointer<ThreadContext>
-  ) -> StoreTask {
-    if isHeld(by: context) { return enqueue(action, origin: origin, cause: cause) }
-    let deferred = DeferredEffects()
-    CrossStoreSends.append(
-      { [self] in deferred.resolve(send(action, origin: origin, cause: cause).records) }, to: context)
-    return StoreTask(deferred: deferred)
-  }
-
-  /// Queues an action sent on the thread that is reducing: it is reduced right after the current action.
-  @inline(never)
-  func enqueue(_ action: Action, origin: ActionOrigin, cause: EffectRecord?) -> StoreTask {
-    // This thread holds the lock: it is inside this store's batch.
-    let deferred = DeferredEffects()
-    if flags.pointee.isInvalidated {
-      deferred.resolve([])
-      return StoreTask(deferred: deferred)
-    }
-    mutable.pointee.queue.append(Queued(action: action, origin: origin, cause: cause, deferred: deferred))
-    flags.pointee.hasQueued = true
-    return StoreTask(deferred: deferred)
-  }
-
-  /// Reduces one action (fed back by the effect `cause`, if any). Call with the lock held by this thread.
-  @inline(__always)
-  func reduce(
-    _ action: Action, origin: ActionOrigin, cause: EffectRecord?, context: UnsafeMutablePointer<ThreadContext>
-  ) -> Effect<Action> {
-    let counters = self.counters
-    var start: UInt64 = 0
-    if let counters { start = InstrumentCounters.willReduce(counters) }
-    let outer = context.pointee.activeDependencies
-    context.pointee.activeDependencies = dependenciesSlot.pointee
-    let effect = reducer.reduce(into: &state.pointee, action: action)
-    context.pointee.activeDependencies = outer
-    if let counters {
-      if let unretainedStepBuffer {
-        unretainedStepBuffer._withUnsafeGuaranteedRef {
-          $0.append(action, sequence: counters.pointee.sequence, origin: origin, state: UnsafePointer(state))
-        }
-      } else {
-        didReduce(action, origin: origin, cause: cause, start: start, counters: counters)
-      }
-    }
-    return effect
-  }
-
-  @inline(__always)
-  func hold(_ context: UnsafeMutablePointer<ThreadContext>) {
-    flags.pointee.outerHeld = context.pointee.heldStores
-    context.pointee.heldStores = flags
-  }
-
-  /// Stops holding and lets other threads in; then, if this was the thread's outermost store, delivers the sends
-  /// into other stores it made meanwhile.
-  @inline(__always)
-  func release(_ context: UnsafeMutablePointer<ThreadContext>) {
-    context.pointee.heldStores = flags.pointee.outerHeld
-    flags.pointee.outerHeld = nil
-    lock.unlock()
-    if context.pointee.outgoing != nil { CrossStoreSends.deliver(context) }
-  }
-
-  /// Whether this thread holds this store's lock to reduce (possibly with other stores held inside it).
-  func isHeld(by context: UnsafeMutablePointer<ThreadContext>) -> Bool {
-    var held = context.pointee.heldStores
-    while let current = held {
-      if current == flags { return true }
-      held = current.pointee.outerHeld
-    }
-    return false
-  }
-
-  /// Runs `body` with the lock, or directly when this thread already holds it (a read from inside a reducer).
-  func locked<T>(_ body: () throws -> T) rethrows -> T {
-    let context = ThreadContext.current(key: threadKey)
-    if context.pointee.heldStores != nil, isHeld(by: context) { return try body() }
-    lock.lock()
-    defer { lock.unlock() }
-    return try body()
   }
 
   // MARK: Reading

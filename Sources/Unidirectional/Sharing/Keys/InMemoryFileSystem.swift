@@ -31,7 +31,7 @@ public final class InMemoryFileSystem: Sendable {
   }
 
   /// How many times a file was written.
-  public var writeCount: Int { contents.withLock { $0.writes } }
+  package var writeCount: Int { contents.withLock { $0.writes } }
 
   /// Writes `data` to `url`, telling whoever watches the file.
   public func write(_ data: Data, to url: URL) {
