@@ -42,7 +42,7 @@ if arguments.dropFirst().first == "stores" {
   let counts = arguments.firstIndex(of: "--count").flatMap { index in
     index + 1 < arguments.count ? Int(arguments[index + 1]).map { [$0] } : nil
   }
-  let results = await ManyStoresBenchmarks.all(counts: counts ?? [100_000, 1_000_000])
+  let results = await ManyStoresBenchmarks.all(counts: counts ?? [100_000, 1_000_000]) + ThreadScalingBenchmark.all()
   print(json ? results.map(\.jsonLine).joined(separator: "\n") : BenchmarkResult.table(results))
   exit(results.isEmpty ? 1 : 0)
 }

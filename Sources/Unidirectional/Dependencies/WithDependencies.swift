@@ -13,9 +13,16 @@ public func withDependencies<R>(
 ) rethrows -> R {
   var values = DependencyValues.current
   try DependencyValues.configuring { try update(&values) }
-  // A reducer's scope would shadow the task-local values, so none is active inside.
-  return try ReducerDependencies.with(nil) {
-    try DependencyValues.$taskValues.withValue(values, operation: operation)
+  return try DependencyValues.withCurrent(values, operation)
+}
+
+extension DependencyValues {
+  /// Runs `operation` with `values` as the current dependencies.
+  static func withCurrent<R>(_ values: DependencyValues, _ operation: () throws -> R) rethrows -> R {
+    // A reducer's scope would shadow the task-local values, so none is active inside.
+    try ReducerDependencies.with(nil) {
+      try DependencyValues.$taskValues.withValue(values, operation: operation)
+    }
   }
 }
 

@@ -14,27 +14,20 @@ extension Store {
     @ReducerBuilder<State, Action> reducer: () -> R,
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in }
   ) {
-    var dependencies = DependencyValues.current
-    DependencyValues.configuring { prepareDependencies(&dependencies) }
-    let values = dependencies.isolated()
-    let (state, reducer) = withDependencies {
-      $0 = values
-    } operation: {
-      (initialState(), reducer())
-    }
+    let (state, reducer, dependencies) = Self.prepare(initialState, reducer, prepareDependencies)
     self.init(
-      initialState: state, reducer: reducer, dependencies: values, runtime: nil,
-      instrument: StoreInstrumentGroup<State, Action>.combining(instruments))
+      initialState: state, reducer: reducer, dependencies: dependencies, runtime: nil,
+      instrument: combinedInstrument(instruments))
   }
 }
 
-extension StoreInstrumentGroup {
-  /// One instrument for the store to call: `nil` for none, the instrument itself for one, a group for several.
-  static func combining(_ instruments: [any StoreInstrument<State, Action>]) -> (any StoreInstrument<State, Action>)? {
-    switch instruments.count {
-    case 0: nil
-    case 1: instruments[0]
-    default: StoreInstrumentGroup(instruments)
-    }
+/// One instrument for a store to call: `nil` for none, the instrument itself for one, a group for several.
+func combinedInstrument<State, Action: Sendable>(
+  _ instruments: [any StoreInstrument<State, Action>]
+) -> (any StoreInstrument<State, Action>)? {
+  switch instruments.count {
+  case 0: nil
+  case 1: instruments[0]
+  default: StoreInstrumentGroup(instruments)
   }
 }

@@ -146,8 +146,9 @@ extension RootCore {
   /// Moves the actions sent re-entrantly onto the work stack, so they are reduced next, in the order sent.
   func takeQueued(into work: inout [Work], batch: inout Batch) {
     guard flags.pointee.hasQueued else { return }
-    let queued = mutable.pointee.queue
-    mutable.pointee.queue.removeAll(keepingCapacity: true)
+    let rare = rareBookkeeping
+    let queued = rare.queue
+    rare.queue.removeAll(keepingCapacity: true)
     flags.pointee.hasQueued = false
     for item in queued.reversed() {
       let list = batch.lists.count
@@ -162,8 +163,9 @@ extension RootCore {
     // Actions queued when the store was released mid-batch are dropped; their handles resolve empty.
     var dropped: [DeferredEffects] = []
     if flags.pointee.hasQueued {
-      dropped = mutable.pointee.queue.map(\.deferred)
-      mutable.pointee.queue.removeAll()
+      let rare = rareBookkeeping
+      dropped = rare.queue.map(\.deferred)
+      rare.queue.removeAll()
       flags.pointee.hasQueued = false
     }
     let notify = releaseAfterBatch(context)

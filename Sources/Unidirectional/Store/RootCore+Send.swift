@@ -74,7 +74,7 @@ extension RootCore {
       deferred.resolve([])
       return StoreTask(deferred: deferred)
     }
-    mutable.pointee.queue.append(Queued(action: action, origin: origin, cause: cause, deferred: deferred))
+    rareBookkeeping.queue.append(Queued(action: action, origin: origin, cause: cause, deferred: deferred))
     flags.pointee.hasQueued = true
     return StoreTask(deferred: deferred)
   }
@@ -155,6 +155,6 @@ extension RootCore {
 
   /// Hands the state to every `states` subscriber: once per batch. Call with the lock held.
   func yieldToStreams() {
-    for subscriber in mutable.pointee.rare?.streams.values ?? [:].values { subscriber.yield(state.pointee) }
+    for subscriber in rare?.streams.values ?? [:].values { subscriber.yield(state.pointee) }
   }
 }

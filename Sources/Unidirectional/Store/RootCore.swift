@@ -42,7 +42,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
   let flags: UnsafeMutablePointer<StoreFlags>
   let state: UnsafeMutablePointer<State>
   var lock: StoreMutex { @inline(__always) get { StoreMutex(existing: RootStorageLayout.mutex(in: flags)) } }
-  var mutable: UnsafeMutablePointer<Mutable> {
+  var mutable: UnsafeMutablePointer<RootBookkeeping> {
     @inline(__always) get { RootStorageLayout.bookkeeping(in: flags) }
   }
   /// The dependencies reducers read; replaced under the lock by ``setDependencies(_:)``.
@@ -74,25 +74,18 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     let deferred: DeferredEffects
   }
 
-  /// Everything else that changes after init; touched only with `lock` held.
-  struct Mutable {
-    var dependencies: ReducerDependencies
-    var queue: [Queued] = []
-    var nextEffectID: UInt64 = 1
-    var effects: [UInt64: EffectRecord] = [:]
-    var cancellables: [CancelID: Set<UInt64>] = [:]
-    /// What few stores use (`withTaskCancellation(id:)`, `states`): made the first time one does.
-    var rare: RareBookkeeping?
+  /// What few stores use (actions sent re-entrantly, `withTaskCancellation(id:)`, `states`), if one has been made.
+  var rare: RareBookkeeping? {
+    // Only this core sets it, always to its own `RareBookkeeping`.
+    mutable.pointee.rare.map { unsafeDowncast($0, to: RareBookkeeping.self) }
+  }
 
-    /// ``rare``, made if it is not yet.
-    var rareBookkeeping: RareBookkeeping {
-      mutating get {
-        if let rare { return rare }
-        let made = RareBookkeeping()
-        rare = made
-        return made
-      }
-    }
+  /// ``rare``, made if it is not yet. Call with the lock held.
+  var rareBookkeeping: RareBookkeeping {
+    if let rare { return rare }
+    let made = RareBookkeeping()
+    mutable.pointee.rare = made
+    return made
   }
 
   init(
@@ -103,32 +96,45 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     instrument: (any StoreInstrument<State, Action>)?
   ) {
     self.reducer = reducer
-    let storage = RootStorage<State, Mutable>()
+    let storage = RootStorage<State, RootBookkeeping>()
     let scope = ReducerDependencies(values: dependencies)
     self.flags = storage.flags
     self.flags.initialize(to: StoreFlags())
     _ = StoreMutex(initializing: storage.mutex)
     storage.dependencies.initialize(to: Unmanaged.passUnretained(scope))
-    storage.bookkeeping.initialize(to: Mutable(dependencies: scope))
+    storage.bookkeeping.initialize(to: RootBookkeeping(dependencies: scope))
     self.state = storage.state
     self.state.initialize(to: initialState)
-    let stepBuffer = instrument is StoreInstrumentGroup<State, Action> ? nil : instrument?.stepBuffer
-    extras =
-      runtime == nil && instrument == nil
-      ? nil : RootCoreExtras(runtime: runtime, instrument: instrument, stepBuffer: stepBuffer)
-    unretainedStepBuffer = stepBuffer.map { Unmanaged.passUnretained($0) }
-    counters = instrument.map { instrument in
-      let counters = UnsafeMutablePointer<InstrumentCounters>.allocate(capacity: 1)
-      counters.initialize(to: InstrumentCounters(measuresTime: instrument.measuresTime))
-      return counters
+    guard let instrument else {
+      // No instrument, the usual case: nothing of the instruments' types is looked up at run time.
+      if let runtime {
+        extras = RootCoreExtras(runtime: runtime, instrument: nil, stepBuffer: nil)
+      } else {
+        extras = nil
+      }
+      unretainedStepBuffer = nil
+      counters = nil
+      super.init()
+      return
     }
+    let stepBuffer = instrument is StoreInstrumentGroup<State, Action> ? nil : instrument.stepBuffer
+    extras = RootCoreExtras(runtime: runtime, instrument: instrument, stepBuffer: stepBuffer)
+    unretainedStepBuffer = stepBuffer.map { Unmanaged.passUnretained($0) }
+    let counters = UnsafeMutablePointer<InstrumentCounters>.allocate(capacity: 1)
+    counters.initialize(to: InstrumentCounters(measuresTime: instrument.measuresTime))
+    self.counters = counters
     super.init()
-    guard counters != nil else { return }
+    startInstrument(initialState: initialState, dependencies: dependencies)
+  }
+
+  /// Attaches the instrument's step buffers to the store's lock and tells the instrument the store started.
+  @inline(never)
+  private func startInstrument(initialState: State, dependencies: DependencyValues) {
     let lock = StoreLock(self)
     // The buffer the store fills, or each group member's.
-    let group = self.instrument as? StoreInstrumentGroup<State, Action>
+    let group = instrument as? StoreInstrumentGroup<State, Action>
     for buffer in extras?.stepBuffer.map({ [$0] }) ?? group?.stepBuffers ?? [] { buffer.attach(lock) }
-    self.instrument.storeDidStart(
+    instrument.storeDidStart(
       InstrumentedStore(
         initialState: initialState, dependencies: dependencies, reducerType: type(of: reducer),
         lock: lock))
@@ -172,7 +178,7 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
       finish: { continuation.finish() })
     let id: Int? = locked {
       if flags.pointee.isInvalidated { return nil }
-      let rare = mutable.pointee.rareBookkeeping
+      let rare = rareBookkeeping
       let id = rare.nextStreamID
       rare.nextStreamID += 1
       rare.streams[id] = subscriber
@@ -187,8 +193,8 @@ final class RootCore<State, Action: Sendable>: StoreCore<State, Action>, EffectO
     continuation.onTermination = { [weak self] _ in
       guard let self else { return }
       self.locked {
-        self.mutable.pointee.rare?.streams.removeValue(forKey: id)
-        self.flags.pointee.hasStreams = self.mutable.pointee.rare?.streams.isEmpty == false
+        self.rare?.streams.removeValue(forKey: id)
+        self.flags.pointee.hasStreams = self.rare?.streams.isEmpty == false
       }
     }
     return stream
@@ -222,6 +228,8 @@ extension RootCore {
   /// The parts of a root store's bookkeeping that few stores use, in an object made the first time one does: work
   /// registered by `withTaskCancellation(id:)` and the subscribers of `states`. Touched only with the store's lock held.
   final class RareBookkeeping {
+    /// Actions sent on the reducing thread, waiting for the current action to finish (``StoreFlags/hasQueued``).
+    var queue: [Queued] = []
     /// Work inside effects made cancellable by `withTaskCancellation(id:)`.
     var registeredWork: [CancelID: [UInt64: @Sendable () -> Void]] = [:]
     var nextWorkToken: UInt64 = 0

@@ -39,8 +39,21 @@ public final class Store<State, Action: Sendable>: @unchecked Sendable {
     @ReducerBuilder<State, Action> reducer: () -> R,
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in }
   ) {
-    self.init(
-      initialState: initialState(), instruments: [], reducer: reducer, withDependencies: prepareDependencies)
+    let (state, reducer, dependencies) = Self.prepare(initialState, reducer, prepareDependencies)
+    self.init(initialState: state, reducer: reducer, dependencies: dependencies, runtime: nil, instrument: nil)
+  }
+
+  /// A new store's dependencies — the current ones, changed by `prepareDependencies`, with a cache of their own —
+  /// and its initial state and reducer, evaluated with them.
+  static func prepare<R: Reducer<State, Action>>(
+    _ initialState: () -> State, _ reducer: () -> R,
+    _ prepareDependencies: (inout DependencyValues) -> Void
+  ) -> (State, R, DependencyValues) {
+    var dependencies = DependencyValues.current
+    DependencyValues.configuring { prepareDependencies(&dependencies) }
+    let values = dependencies.isolated()
+    let (state, reducer) = DependencyValues.withCurrent(values) { (initialState(), reducer()) }
+    return (state, reducer, values)
   }
 
   /// The designated initializer shared with `TestStore` and stores with instruments.
