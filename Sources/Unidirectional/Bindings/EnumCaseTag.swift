@@ -28,9 +28,12 @@ enum EnumCaseTag {
   /// more than a lookup: a generic key path, an allocation).
   static func of<Enum>(caseOf example: () -> Enum) -> UInt32? {
     let type = ObjectIdentifier(Enum.self)
-    if let tag = tags.withLock({ $0[type] }) { return tag }
-    let tag = of(example())
-    tags.withLock { $0[type] = tag }
+    let context = ThreadContext.current(key: ThreadContext.key)
+    if let tag = context.pointee.enumTags[type] { return tag }
+    let tag = tags.withLock({ $0[type] }) ?? of(example())
+    // `.some`: a type with no tag (not an enum) is kept too, not removed by assigning nil.
+    tags.withLock { $0[type] = .some(tag) }
+    context.pointee.enumTags[type] = .some(tag)
     return tag
   }
 

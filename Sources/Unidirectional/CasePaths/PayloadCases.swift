@@ -48,6 +48,16 @@ final class PayloadCases: Sendable {
   /// The cases of `Root` with a `Value` payload, or nil when `Root` is not an enum (or the platform has no
   /// ``EnumMetadata``).
   static func of<Root, Value>(_: Root.Type, _: Value.Type) -> PayloadCases? {
+    // This thread's copy first: no process-wide lock once the thread has seen the pair (see ``ThreadContext``).
+    let context = ThreadContext.current(key: ThreadContext.key)
+    if let found = context.pointee.payloadCases.entry(Root.self, Value.self) { return found }
+    guard let found = processWide(Root.self, Value.self) else { return nil }
+    context.pointee.payloadCases.insert(found, for: Root.self, Value.self)
+    return found
+  }
+
+  /// The layouts from the process-wide table, worked out and kept there the first time any thread asks.
+  private static func processWide<Root, Value>(_: Root.Type, _: Value.Type) -> PayloadCases? {
     if let found = cache.withLock({ $0.entry(Root.self, Value.self) }) { return found }
     guard let metadata = EnumMetadata(Root.self) else { return nil }
     let storage = (0..<metadata.caseCount).map { tag -> Storage in

@@ -18,6 +18,11 @@ struct ThreadContext {
   var configuringDepth = 0
   /// The test store assertion running on this thread: shared values read in it are its expected values.
   var assertingTracker: Unmanaged<SharedChangeTracker>?
+  /// This thread's copies of the process-wide tables keyed by type — ``EnumCaseTag/of(caseOf:)``'s tags and
+  /// ``PayloadCases/of(_:_:)``'s layouts — so that a `send` on any thread reads them without a process-wide lock
+  /// once its thread has seen the type: stores driven from many threads do not contend on them.
+  var enumTags: [ObjectIdentifier: UInt32?] = [:]
+  var payloadCases = TypePairTable<PayloadCases>()
 
   @usableFromInline static let key: pthread_key_t = {
     var key = pthread_key_t()
@@ -44,8 +49,7 @@ struct ThreadContext {
   @usableFromInline @inline(never)
   static func makeCurrent(key: pthread_key_t) -> UnsafeMutablePointer<ThreadContext> {
     let context = UnsafeMutablePointer<ThreadContext>.allocate(capacity: 1)
-    context.initialize(
-      to: ThreadContext(activeDependencies: nil, heldStores: nil, configuringDepth: 0, assertingTracker: nil))
+    context.initialize(to: ThreadContext())
     pthread_setspecific(key, context)
     return context
   }
