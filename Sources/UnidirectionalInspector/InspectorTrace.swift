@@ -1,4 +1,5 @@
 import Foundation
+import Unidirectional
 
 /// The effect timeline of a recorded run, read from the trace ``StoreTracer`` wrote (`demo … --trace FILE`): every
 /// effect with the step that started it and the steps it ran through, served to the inspector's page a window of
@@ -56,7 +57,7 @@ public final class InspectorTrace: Sendable {
     }
     let candidates = tracks.filter { $0.value.actionCount > 0 || $0.value.effectCount > 0 }.sorted { $0.key < $1.key }
     let chosen =
-      candidates.first { $0.value.name == feature.map { "\($0) store" } }
+      candidates.first { $0.value.name == feature.map(TraceSchema.storeName) }
       ?? candidates.max { $0.value.actionCount < $1.value.actionCount }
     var notes: [String] = []
     if truncated {
@@ -73,6 +74,10 @@ public final class InspectorTrace: Sendable {
     }
     let (effects, skipped) = chosen.value.effects()
     if skipped > 0 { notes.append("\(skipped) effects have no step in the trace and are left out") }
+    if chosen.value.droppedEvents > 0 {
+      notes.append(
+        "the tracer fell behind and dropped \(chosen.value.droppedEvents) events: effects may be missing or unfinished")
+    }
     lastStep = Int(clamping: chosen.value.lastSequence)
     self.notes = notes
     index = InspectorEffectIndex(effects)
