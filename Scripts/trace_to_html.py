@@ -8,7 +8,8 @@ can screenshot it: `chromium --headless --screenshot=out.png --window-size=1400,
 
 Each store gets its actions track (one tick per action at the time its reducer ran, labelled where there is room)
 and one track per effect (a bar from start to end; a red mark where it was cancelled, a hatched end if it was still
-running when the trace was closed), then the slowest reducer calls. Standard library only.
+running when the trace was closed), with the events the tracer dropped (if any) beside the store's name, then the
+slowest reducer calls. Standard library only.
 """
 
 from __future__ import annotations
@@ -18,6 +19,18 @@ import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+
+# The trace format's names, as `TraceSchema` defines them (Sources/Unidirectional/Instrumentation/TraceSchema.swift,
+# described in the "Seeing a running store" article). tests/test_trace_to_html.py reads
+# Tests/Fixtures/every-event.trace.json, which the Swift writer writes (its test pins the file), so a name changed
+# there and not here fails a test. The event members (`name`, `cat`, `ph`, `ts`, `dur`, `pid`, `tid`, `args`, `s`)
+# are the Chrome Trace Event format's own.
+COMPLETE, INSTANT, METADATA = "X", "i", "M"  # phases
+ACTION, EFFECT, TRACER = "action", "effect", "tracer"  # categories
+PROCESS_NAME, THREAD_NAME = "process_name", "thread_name"  # metadata names (the sort indexes are for viewers)
+CANCELLED, DROPPED_EVENTS = "cancelled", "dropped events"  # instants' names
+ARG_NAME, ARG_ORIGIN, ARG_ACTION, ARG_UNFINISHED, ARG_COUNT = "name", "origin", "action", "unfinished", "count"
+ACTIONS_THREAD = 0  # a store's actions (and the tracer's instants); an effect's thread is its id
 
 WIDTH = 1360
 LABEL_WIDTH = 300
@@ -37,6 +50,7 @@ class Store:
     name: str
     actions: list[dict] = field(default_factory=list)
     effects: dict[int, Track] = field(default_factory=dict)
+    dropped: int = 0  # events the tracer dropped, falling behind
 
 
 class TraceError(Exception):
@@ -57,20 +71,24 @@ def load(path: Path) -> dict[int, Store]:
     for event in events:
         if not isinstance(event, dict):
             continue
-        pid, tid, phase = event.get("pid", 0), event.get("tid", 0), event.get("ph")
+        pid, tid, phase = event.get("pid", 0), event.get("tid", ACTIONS_THREAD), event.get("ph")
+        name, category = event.get("name"), event.get("cat")
         store = stores.setdefault(pid, Store(name=f"process {pid}"))
         args = event.get("args") or {}
-        if phase == "M" and event.get("name") == "process_name":
-            store.name = str(args.get("name", store.name))
-        elif phase == "M" and event.get("name") == "thread_name" and tid != 0:
-            store.effects.setdefault(tid, Track(name=str(args.get("name", f"effect {tid}")))).name = str(
-                args.get("name", f"effect {tid}"))
-        elif phase == "X" and event.get("cat") == "action":
+        if phase == METADATA and name == PROCESS_NAME:
+            store.name = str(args.get(ARG_NAME, store.name))
+        elif phase == METADATA and name == THREAD_NAME and tid != ACTIONS_THREAD:
+            track_name = str(args.get(ARG_NAME, f"effect {tid}"))
+            store.effects.setdefault(tid, Track(name=track_name)).name = track_name
+        elif phase == COMPLETE and category == ACTION:
             store.actions.append(event)
-        elif phase == "X" and tid != 0:
-            store.effects.setdefault(tid, Track(name=str(event.get("name", f"effect {tid}")))).slices.append(event)
-        elif phase == "i" and tid != 0:
+        elif phase == COMPLETE and category == EFFECT and tid != ACTIONS_THREAD:
+            store.effects.setdefault(tid, Track(name=str(name or f"effect {tid}"))).slices.append(event)
+        elif phase == INSTANT and category == EFFECT and name == CANCELLED and tid != ACTIONS_THREAD:
             store.effects.setdefault(tid, Track(name=f"effect {tid}")).marks.append(event)
+        elif phase == INSTANT and category == TRACER and name == DROPPED_EVENTS:
+            count = args.get(ARG_COUNT, 0)
+            store.dropped += count if isinstance(count, int) else 0
     return {pid: store for pid, store in sorted(stores.items()) if store.actions or store.effects}
 
 
@@ -96,7 +114,8 @@ def render(stores: dict[int, Store], title: str) -> str:
     y += 10
     slowest: list[tuple[float, str, str]] = []
     for store in stores.values():
-        parts.append(f'<text x="8" y="{y + 16}" class="store">{html.escape(store.name)}</text>')
+        dropped = f" ({store.dropped} events dropped: the tracer fell behind)" if store.dropped else ""
+        parts.append(f'<text x="8" y="{y + 16}" class="store">{html.escape(store.name)}{dropped}</text>')
         y += 26
         # Actions: ticks, with labels staggered over four lines where they fit.
         parts.append(f'<rect x="0" y="{y}" width="{WIDTH}" height="{ACTION_ROW_HEIGHT}" class="band"/>')
@@ -105,10 +124,10 @@ def render(stores: dict[int, Store], title: str) -> str:
         for event in store.actions:
             left = x(event["ts"])
             width = max(event.get("dur", 0) * scale, 2)
-            origin = (event.get("args") or {}).get("origin", "sent")
+            origin = (event.get("args") or {}).get(ARG_ORIGIN, "sent")
             parts.append(
                 f'<rect x="{left:.1f}" y="{y + ACTION_ROW_HEIGHT - 30}" width="{width:.1f}" height="22" '
-                f'class="action {origin}"><title>{html.escape(tooltip(event))}</title></rect>')
+                f'class="action {html.escape(str(origin))}"><title>{html.escape(tooltip(event))}</title></rect>')
             name = str(event.get("name", ""))
             label = name if len(name) <= 34 else name[:33] + "…"
             for line in range(4):
@@ -120,7 +139,7 @@ def render(stores: dict[int, Store], title: str) -> str:
                     parts.append(f'<text x="{left + 3:.1f}" y="{top}" class="label">{html.escape(label)}</text>')
                     last_label_end[line] = left + 6.3 * len(label)
                     break
-            slowest.append((event.get("dur", 0), store.name, str((event.get("args") or {}).get("action", name))))
+            slowest.append((event.get("dur", 0), store.name, str((event.get("args") or {}).get(ARG_ACTION, name))))
         y += ACTION_ROW_HEIGHT + 4
         # Effects: one bar each.
         for tid, track in sorted(store.effects.items()):
@@ -131,7 +150,7 @@ def render(stores: dict[int, Store], title: str) -> str:
                 '</text>')
             for event in track.slices:
                 args = event.get("args") or {}
-                css = "effect unfinished" if args.get("unfinished") else "effect"
+                css = "effect unfinished" if args.get(ARG_UNFINISHED) else "effect"
                 left = x(event["ts"])
                 width = max(event.get("dur", 0) * scale, 2)
                 parts.append(

@@ -8,25 +8,25 @@
 /// let page = try model.effects(from: 10, to: 20, offset: 0, count: 100)
 /// for effect in page.effects { print(effect.id, effect.startedBy, effect.endStep ?? "running") }
 /// ```
-public struct InspectorEffect: Encodable, Sendable, Equatable {
+package struct InspectorEffect: Encodable, Sendable, Equatable {
   /// The effect's id in its store (counting up from 1).
-  public var id: UInt64
+  package var id: UInt64
   /// The step whose action started it.
-  public var startedBy: Int
+  package var startedBy: Int
   /// The effect that fed back the action which started this one.
-  public var parent: UInt64?
+  package var parent: UInt64?
   /// The name of the action that started it (the trace's short name, or live, the action's case path).
-  public var name: String
+  package var name: String
   /// The last step it was running at (the last action reduced before it ended); `nil` while it runs.
-  public var endStep: Int?
+  package var endStep: Int?
   /// Whether it was cancelled.
-  public var cancelled: Bool
+  package var cancelled: Bool
   /// The step at which it was cancelled (the last action reduced before), if it was.
-  public var cancelStep: Int?
+  package var cancelStep: Int?
   /// When it started, in seconds since the trace (or the live run) started.
-  public var start: Double
+  package var start: Double
   /// How long it ran, in seconds; `nil` while it runs.
-  public var duration: Double?
+  package var duration: Double?
 
   /// Whether it ran at none of the steps `first...last` (it started after them or ended before).
   func isOutside(_ first: Int, _ last: Int) -> Bool {
@@ -35,27 +35,27 @@ public struct InspectorEffect: Encodable, Sendable, Equatable {
 }
 
 /// A window of the timeline: the effects running at some step from `from` to `to`, by start.
-public struct InspectorEffectPage: Encodable, Sendable, Equatable {
+package struct InspectorEffectPage: Encodable, Sendable, Equatable {
   /// The first step of the window.
-  public var from: Int
+  package var from: Int
   /// The last step of the window.
-  public var to: Int
+  package var to: Int
   /// The effects, from position `offset` among those in the window.
-  public var effects: [InspectorEffect]
+  package var effects: [InspectorEffect]
   /// The position of the first of ``effects`` among all the effects in the window.
-  public var offset: Int
+  package var offset: Int
   /// How many effects the window has in all.
-  public var total: Int
+  package var total: Int
 }
 
 /// What ``InspectorInfo/timeline`` says about the run's effect timeline.
-public struct InspectorTimelineInfo: Encodable, Sendable, Equatable {
+package struct InspectorTimelineInfo: Encodable, Sendable, Equatable {
   /// Where it comes from: the trace file's name, or `live`.
-  public var source: String
+  package var source: String
   /// How many effects it has (kept, live).
-  public var effectCount: Int
+  package var effectCount: Int
   /// Something the page says about it: a trace cut short, several stores in one trace, a trace of another run.
-  public var notes: [String]
+  package var notes: [String]
   /// Why there is no timeline although one was asked for (a malformed trace): the log opens without it.
-  public var error: String?
+  package var error: String?
 }

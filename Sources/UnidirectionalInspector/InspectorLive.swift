@@ -7,7 +7,7 @@ import Unidirectional
 ///
 /// The store's send path only appends to the instrument's bounded buffer; a thread of the inspector collects the
 /// buffer every ``collectInterval`` and wakes the pages' event streams. A full buffer drops actions and counts
-/// them (``InspectorInfo/dropped``); history past ``historyLimit`` steps forgets the oldest.
+/// them (the page shows the count); history past ``historyLimit`` steps forgets the oldest.
 ///
 /// ```swift
 /// let live = InspectorLive(feature: "Counter")
@@ -42,7 +42,7 @@ public final class InspectorLive: InspectorModel, @unchecked Sendable {
 
   /// The most steps kept for the page.
   public let historyLimit: Int
-  public var live: InspectorLive? { self }
+  package var live: InspectorLive? { self }
 
   private let condition = NSCondition()
   /// Held through a whole `collect()`: two at once (the background collector and a caller) could otherwise return
@@ -94,7 +94,7 @@ public final class InspectorLive: InspectorModel, @unchecked Sendable {
     return instrument
   }
 
-  public func info() -> InspectorInfo {
+  package func info() -> InspectorInfo {
     condition.withLock {
       InspectorInfo(
         mode: "live", feature: feature, stepCount: history.last?.summary.n ?? 0, firstDivergence: nil,
@@ -107,11 +107,11 @@ public final class InspectorLive: InspectorModel, @unchecked Sendable {
     }
   }
 
-  public func effects(from first: Int, to last: Int, offset: Int, count: Int) -> InspectorEffectPage {
+  package func effects(from first: Int, to last: Int, offset: Int, count: Int) -> InspectorEffectPage {
     condition.withLock { effectTimeline.page(from: first, to: last, offset: offset, count: count) }
   }
 
-  public func steps(from: Int, count: Int, filter: String?) -> InspectorStepPage {
+  package func steps(from: Int, count: Int, filter: String?) -> InspectorStepPage {
     // A negative count or offset would trap in `prefix`/`dropFirst`.
     let (from, count) = (max(0, from), max(0, count))
     return condition.withLock {
@@ -126,7 +126,7 @@ public final class InspectorLive: InspectorModel, @unchecked Sendable {
     }
   }
 
-  public func step(_ number: Int) throws(InspectorError) -> InspectorStepDetail {
+  package func step(_ number: Int) throws(InspectorError) -> InspectorStepDetail {
     let found: Step?
     let initial: (@Sendable () -> String)?
     (found, initial) = condition.withLock { (kept(number), self.initial) }

@@ -6,8 +6,9 @@ import UnidirectionalActionLog
 /// diff replayed through the feature's reducer when the page asks for it.
 ///
 /// With `recordedReducer` (the reducer as it was when recording), the log is replayed through `reducer` as a
-/// changed one: ``InspectorInfo/firstDivergence`` names the first step whose state differs from the recording,
-/// and every step shows the recorded state next to the replayed one.
+/// changed one: the page opens at the first step whose state differs from the recording, and every step shows the
+/// recorded state next to the replayed one. With the run's trace (`trace`), the page shows its effect timeline; a
+/// trace that cannot be read leaves the log open without it (``traceError``).
 ///
 /// ```swift
 /// let model = try InspectorLogModel(contentsOf: logURL, reducer: Counter())
@@ -45,14 +46,29 @@ where R.State: Codable, R.Action: Decodable {
     }
   }
 
-  public func info() -> InspectorInfo {
+  /// How many steps (actions) the log has, not counting the initial state.
+  public var stepCount: Int { index.stepCount }
+
+  /// How many effects the trace's timeline has: 0 without a trace, or with one that could not be read.
+  public var effectCount: Int {
+    guard case let .success(trace) = timeline else { return 0 }
+    return trace.effectCount
+  }
+
+  /// Why the trace given to `init` could not be read, if it could not: the log opens without the effect timeline.
+  public var traceError: InspectorTraceError? {
+    guard case let .failure(error) = timeline else { return nil }
+    return error
+  }
+
+  package func info() -> InspectorInfo {
     InspectorInfo(
       mode: isChanged ? "changed" : "log", feature: header.feature, stepCount: index.stepCount,
       firstDivergence: isChanged ? firstDivergence() : lock.withLock { cursor.firstDivergence?.number },
       dropped: 0, ended: true, timeline: timelineInfo())
   }
 
-  public func effects(from first: Int, to last: Int, offset: Int, count: Int) throws(InspectorError)
+  package func effects(from first: Int, to last: Int, offset: Int, count: Int) throws(InspectorError)
     -> InspectorEffectPage
   {
     guard case let .success(trace) = timeline else { throw .noTimeline }
@@ -77,7 +93,7 @@ where R.State: Codable, R.Action: Decodable {
     }
   }
 
-  public func steps(from: Int, count: Int, filter: String?) -> InspectorStepPage {
+  package func steps(from: Int, count: Int, filter: String?) -> InspectorStepPage {
     // `from` and `count` come from the page's query: no sum of them may overflow (Int.max once killed the server).
     let (from, count) = (max(0, from), max(0, count))
     guard let filter else {
@@ -90,7 +106,7 @@ where R.State: Codable, R.Action: Decodable {
     return InspectorStepPage(steps: window.map { index.summary(of: Int($0)) }, total: matches.count)
   }
 
-  public func step(_ number: Int) throws(InspectorError) -> InspectorStepDetail {
+  package func step(_ number: Int) throws(InspectorError) -> InspectorStepDetail {
     guard number >= 0, number <= index.stepCount else { throw .noSuchStep(number) }
     lock.lock()
     defer { lock.unlock() }

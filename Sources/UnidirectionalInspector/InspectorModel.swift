@@ -8,7 +8,7 @@
 /// let detail = try model.step(1)                           // action, state, diff
 /// let running = try model.effects(from: 1, to: 40, offset: 0, count: 100)   // the effect timeline's window
 /// ```
-public protocol InspectorModel: AnyObject, Sendable {
+package protocol InspectorModel: AnyObject, Sendable {
   /// The feature, the mode and how many steps there are now.
   func info() -> InspectorInfo
   /// Up to `count` step summaries from position `from` (a step number, or a position among the steps whose name
@@ -24,10 +24,10 @@ public protocol InspectorModel: AnyObject, Sendable {
 }
 
 extension InspectorModel {
-  public var live: InspectorLive? { nil }
+  package var live: InspectorLive? { nil }
 
   /// No timeline: throws ``InspectorError/noTimeline``.
-  public func effects(from first: Int, to last: Int, offset: Int, count: Int) throws(InspectorError)
+  package func effects(from first: Int, to last: Int, offset: Int, count: Int) throws(InspectorError)
     -> InspectorEffectPage
   {
     throw .noTimeline
@@ -35,69 +35,69 @@ extension InspectorModel {
 }
 
 /// ``InspectorModel/info()``: what the page shows in its header.
-public struct InspectorInfo: Encodable, Sendable, Equatable {
+package struct InspectorInfo: Encodable, Sendable, Equatable {
   /// `log`, `changed` (a log replayed through a changed reducer) or `live`.
-  public var mode: String
+  package var mode: String
   /// The feature's name (from the log's header, or the reducer's type).
-  public var feature: String
+  package var feature: String
   /// How many steps (actions) there are, not counting the initial state.
-  public var stepCount: Int
+  package var stepCount: Int
   /// The first step whose replayed state differs from the recorded one (`changed`, and `log` once found).
-  public var firstDivergence: Int?
+  package var firstDivergence: Int?
   /// Live: actions the inspector skipped because its buffer was full.
-  public var dropped: Int
+  package var dropped: Int
   /// Live: the store has ended.
-  public var ended: Bool
+  package var ended: Bool
   /// The run's effect timeline (a trace given with the log, or the live store's effects), if it has one.
-  public var timeline: InspectorTimelineInfo? = nil
+  package var timeline: InspectorTimelineInfo? = nil
 }
 
 /// One row of the step list.
-public struct InspectorStepSummary: Encodable, Sendable, Equatable {
+package struct InspectorStepSummary: Encodable, Sendable, Equatable {
   /// The step number (1 for the first action).
-  public var n: Int
+  package var n: Int
   /// The action's name: its case path, e.g. `upload.progress`.
-  public var name: String
+  package var name: String
   /// `sent` or `received`.
-  public var origin: String
+  package var origin: String
   /// Seconds since the run started.
-  public var time: Double
+  package var time: Double
 }
 
 /// A window of the step list.
-public struct InspectorStepPage: Encodable, Sendable, Equatable {
+package struct InspectorStepPage: Encodable, Sendable, Equatable {
   /// The rows.
-  public var steps: [InspectorStepSummary]
+  package var steps: [InspectorStepSummary]
   /// How many rows the whole (filtered) list has.
-  public var total: Int
+  package var total: Int
 }
 
 /// One step in full.
-public struct InspectorStepDetail: Encodable, Sendable, Equatable {
+package struct InspectorStepDetail: Encodable, Sendable, Equatable {
   /// The step number (0: the initial state).
-  public var n: Int
+  package var n: Int
   /// The action's name (empty for step 0).
-  public var name: String
+  package var name: String
   /// The whole action, as `customDump` prints it (secrets redacted).
-  public var action: String
+  package var action: String
   /// `sent`, `received` or empty for step 0.
-  public var origin: String
+  package var origin: String
   /// Seconds since the run started.
-  public var time: Double
+  package var time: Double
   /// The state after the step, as `customDump` prints it.
-  public var state: String
+  package var state: String
   /// What the step changed: the diff the `TestStore` prints, or `nil` when it changed nothing.
-  public var diff: String?
+  package var diff: String?
   /// Whether the replayed state matches the recorded fingerprint (`nil`: nothing to compare).
-  public var matchesRecording: Bool?
+  package var matchesRecording: Bool?
   /// `changed` mode: the state the recorded reducer leaves, and how the changed reducer's state differs from it.
-  public var recorded: InspectorRecordedState?
+  package var recorded: InspectorRecordedState?
 }
 
 /// The recording's side of a step replayed through a changed reducer.
-public struct InspectorRecordedState: Encodable, Sendable, Equatable {
+package struct InspectorRecordedState: Encodable, Sendable, Equatable {
   /// The state after the step as recorded (the original reducer's).
-  public var state: String
+  package var state: String
   /// `-` recorded, `+` replayed through the changed reducer; `nil` when they render alike.
-  public var diff: String?
+  package var diff: String?
 }

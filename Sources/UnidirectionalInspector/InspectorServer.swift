@@ -35,8 +35,19 @@ public final class InspectorServer: Sendable {
   private let router: InspectorRouter
   private let connections = ConnectionCount()
 
+  /// Starts listening on 127.0.0.1 (`port` 0: a free one) and serving the action log `model` on a thread of its own.
+  public convenience init<R>(model: InspectorLogModel<R>, port: UInt16 = 0) throws(InspectorError) {
+    try self.init(serving: model, port: port)
+  }
+
+  /// Starts listening on 127.0.0.1 (`port` 0: a free one) and serving the running store of `model` on a thread of
+  /// its own.
+  public convenience init(model: InspectorLive, port: UInt16 = 0) throws(InspectorError) {
+    try self.init(serving: model, port: port)
+  }
+
   /// Starts listening on 127.0.0.1 (`port` 0: a free one) and serving `model` on a thread of its own.
-  public init(model: any InspectorModel, port: UInt16 = 0) throws(InspectorError) {
+  package init(serving model: any InspectorModel, port: UInt16 = 0) throws(InspectorError) {
     #if canImport(Darwin)
       let socketDescriptor = Darwin.socket(AF_INET, SOCK_STREAM, 0)
     #else

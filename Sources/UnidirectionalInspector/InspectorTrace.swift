@@ -1,4 +1,5 @@
 import Foundation
+import Unidirectional
 
 /// The effect timeline of a recorded run, read from the trace ``StoreTracer`` wrote (`demo … --trace FILE`): every
 /// effect with the step that started it and the steps it ran through, served to the inspector's page a window of
@@ -12,36 +13,36 @@ import Foundation
 /// let trace = try InspectorTrace(contentsOf: URL(fileURLWithPath: "scan.trace.json"), feature: "ScanFeature")
 /// let page = trace.effects(from: 1, to: 50, offset: 0, count: 100)
 /// ```
-public final class InspectorTrace: Sendable {
+package final class InspectorTrace: Sendable {
   /// How much of a trace the inspector takes in.
-  public struct Limits: Sendable {
+  package struct Limits: Sendable {
     /// The largest file read.
-    public var bytes: Int
+    package var bytes: Int
     /// The most effects of all stores together.
-    public var effects: Int
+    package var effects: Int
     /// The most actions of all stores together.
-    public var actions: Int
+    package var actions: Int
 
     /// 1 GiB, 1,000,000 effects, 10,000,000 actions.
-    public static let standard = Limits(bytes: 1 << 30, effects: 1_000_000, actions: 10_000_000)
+    package static let standard = Limits(bytes: 1 << 30, effects: 1_000_000, actions: 10_000_000)
 
-    public init(bytes: Int, effects: Int, actions: Int) {
+    package init(bytes: Int, effects: Int, actions: Int) {
       (self.bytes, self.effects, self.actions) = (bytes, effects, actions)
     }
   }
 
   /// The trace file.
-  public let fileURL: URL
+  package let fileURL: URL
   /// The shown store's name in the trace (`ScanFeature store`).
-  public let storeName: String
+  package let storeName: String
   /// The largest action sequence number of the shown store (its last step).
-  public let lastStep: Int
+  package let lastStep: Int
   /// What the page should know: a trace cut short, other stores left out, effects without a step.
-  public let notes: [String]
+  package let notes: [String]
   private let index: InspectorEffectIndex
 
   /// Reads the trace at `url`, showing the store named after `feature` when it has several.
-  public init(contentsOf url: URL, feature: String? = nil, limits: Limits = .standard) throws(InspectorTraceError) {
+  package init(contentsOf url: URL, feature: String? = nil, limits: Limits = .standard) throws(InspectorTraceError) {
     fileURL = url
     let data = try Self.read(url, limit: limits.bytes)
     let outcome = data.withUnsafeBytes { bytes in
@@ -56,7 +57,7 @@ public final class InspectorTrace: Sendable {
     }
     let candidates = tracks.filter { $0.value.actionCount > 0 || $0.value.effectCount > 0 }.sorted { $0.key < $1.key }
     let chosen =
-      candidates.first { $0.value.name == feature.map { "\($0) store" } }
+      candidates.first { $0.value.name == feature.map(TraceSchema.storeName) }
       ?? candidates.max { $0.value.actionCount < $1.value.actionCount }
     var notes: [String] = []
     if truncated {
@@ -73,16 +74,20 @@ public final class InspectorTrace: Sendable {
     }
     let (effects, skipped) = chosen.value.effects()
     if skipped > 0 { notes.append("\(skipped) effects have no step in the trace and are left out") }
+    if chosen.value.droppedEvents > 0 {
+      notes.append(
+        "the tracer fell behind and dropped \(chosen.value.droppedEvents) events: effects may be missing or unfinished")
+    }
     lastStep = Int(clamping: chosen.value.lastSequence)
     self.notes = notes
     index = InspectorEffectIndex(effects)
   }
 
   /// How many effects the timeline has.
-  public var effectCount: Int { index.effects.count }
+  package var effectCount: Int { index.effects.count }
 
   /// Up to `count` effects from position `offset` among those that ran at some step from `first` to `last`.
-  public func effects(from first: Int, to last: Int, offset: Int, count: Int) -> InspectorEffectPage {
+  package func effects(from first: Int, to last: Int, offset: Int, count: Int) -> InspectorEffectPage {
     index.page(from: first, to: last, offset: offset, count: count)
   }
 

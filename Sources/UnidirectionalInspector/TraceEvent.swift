@@ -1,10 +1,11 @@
-/// One event of a Chrome Trace Event file, as ``TraceEventReader`` reads it: the members the inspector uses, the
-/// strings among them left undecoded in the file's bytes until asked for (most events never need their names).
+/// One event of a Chrome Trace Event file, as ``TraceEventReader`` reads it: the members the inspector uses (named
+/// in `TraceSchema`, the format's one definition), the strings among them left undecoded in the file's bytes until
+/// asked for (most events never need their names).
 ///
 /// Valid only while the reader's bytes are: read it inside the loop that reads the events.
 ///
 /// ```swift
-/// if case let .event(event) = try reader.next(), event.is(event.category, "action") {
+/// if case let .event(event) = try reader.next(), event.is(event.category, TraceSchema.Category.action) {
 ///   print(event.sequence ?? 0, event.text(event.name) ?? "")
 /// }
 /// ```
@@ -22,8 +23,8 @@ struct TraceEvent {
   var name, category, phase, argumentName: Text?
   /// `ts` and `dur`, in microseconds.
   var time, duration: Double?
-  /// `pid`, `tid`, and `args.sequence`, `args.effect`, `args.startedBy`: whole numbers from 0 to 2⁵³.
-  var process, thread, sequence, effect, startedBy: UInt64?
+  /// `pid`, `tid`, and `args.sequence`, `args.effect`, `args.startedBy`, `args.count`: whole numbers from 0 to 2⁵³.
+  var process, thread, sequence, effect, startedBy, count: UInt64?
   /// `args.cancelled`, `args.unfinished`.
   var cancelled = false
   var unfinished = false

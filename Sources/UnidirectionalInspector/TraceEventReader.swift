@@ -1,3 +1,5 @@
+import Unidirectional
+
 /// Reads the events of a Chrome Trace Event file (the JSON Array Format, `[{…},{…}]`, or the Object Format,
 /// `{"traceEvents":[…]}`) one at a time from bytes that may be hostile or cut short, into ``TraceEvent``s.
 ///
@@ -161,6 +163,7 @@ struct TraceEventReader {
       case .sequence: event.sequence = TraceNumber.count(try reader.optionalNumber(depth: 3))
       case .effect: event.effect = TraceNumber.count(try reader.optionalNumber(depth: 3))
       case .startedBy: event.startedBy = TraceNumber.count(try reader.optionalNumber(depth: 3))
+      case .count: event.count = TraceNumber.count(try reader.optionalNumber(depth: 3))
       case .cancelled: event.cancelled = try reader.isTrue(depth: 3)
       case .unfinished: event.unfinished = try reader.isTrue(depth: 3)
       case nil: try reader.skipValue(depth: 3)
@@ -168,16 +171,25 @@ struct TraceEventReader {
     }
   }
 
-  /// An event's members the inspector reads.
+  /// An event's members the inspector reads, in the order of ``names``.
   private enum EventMember: Int {
     case name, cat, ph, ts, dur, pid, tid, args
-    static let names: [StaticString] = ["name", "cat", "ph", "ts", "dur", "pid", "tid", "args"]
+    static let names: [StaticString] = {
+      typealias Key = TraceSchema.Key
+      return [Key.name, Key.category, Key.phase, Key.time, Key.duration, Key.process, Key.thread, Key.arguments]
+    }()
   }
 
-  /// The members of an event's `args` the inspector reads.
+  /// The members of an event's `args` the inspector reads, in the order of ``names``.
   private enum ArgumentMember: Int {
-    case name, sequence, effect, startedBy, cancelled, unfinished
-    static let names: [StaticString] = ["name", "sequence", "effect", "startedBy", "cancelled", "unfinished"]
+    case name, sequence, effect, startedBy, cancelled, unfinished, count
+    static let names: [StaticString] = {
+      typealias Argument = TraceSchema.Argument
+      return [
+        Argument.name, Argument.sequence, Argument.effect, Argument.startedBy, Argument.cancelled, Argument.unfinished,
+        Argument.count,
+      ]
+    }()
   }
 
   /// The position of the key among `names`, or -1.

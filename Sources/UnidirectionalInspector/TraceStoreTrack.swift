@@ -1,3 +1,5 @@
+import Unidirectional
+
 /// One store's events in a ``StoreTracer`` trace (one trace process): its actions with their sequence numbers and
 /// times, and its effects, turned into ``InspectorEffect``s aligned with the steps.
 ///
@@ -12,6 +14,11 @@
 /// let effects = track.effects()
 /// ```
 struct TraceStoreTrack {
+  private typealias Phase = TraceSchema.Phase
+  private typealias Category = TraceSchema.Category
+  private typealias Metadata = TraceSchema.Metadata
+  private typealias Name = TraceSchema.Name
+
   private struct Action {
     let sequence: UInt64
     let time: Double
@@ -42,18 +49,20 @@ struct TraceStoreTrack {
   var effectCount: Int { order.count }
   /// The largest action sequence number.
   private(set) var lastSequence: UInt64 = 0
+  /// How many events the tracer dropped, falling behind (its `dropped events` instants).
+  private(set) var droppedEvents: UInt64 = 0
 
   /// Takes in one event of this store's process; ignores events that are not the tracer's.
   mutating func add(_ event: TraceEvent) {
     guard let phase = event.phase else { return }
-    if event.is(phase, "X") {
+    if event.is(phase, Phase.complete) {
       guard let time = event.time else { return }
-      if event.is(event.category, "action") {
+      if event.is(event.category, Category.action) {
         guard let sequence = event.sequence else { return }
         actions.append(Action(sequence: sequence, time: time))
         lastSequence = max(lastSequence, sequence)
         if let cause = event.effect { causes[sequence] = cause }
-      } else if event.is(event.category, "effect"), let thread = event.thread, thread > 0 {
+      } else if event.is(event.category, Category.effect), let thread = event.effectThread {
         if effectsByID[thread] == nil { order.append(thread) }
         var effect = effectsByID[thread] ?? Effect(name: Self.name(event.text(event.name), or: thread))
         effect.startedBy = event.startedBy ?? effect.startedBy
@@ -63,23 +72,25 @@ struct TraceStoreTrack {
         effect.end = event.unfinished ? nil : time + max(0, event.duration ?? 0)
         effectsByID[thread] = effect
       }
-    } else if event.is(phase, "M") {
-      if event.is(event.name, "process_name") {
+    } else if event.is(phase, Phase.metadata) {
+      if event.is(event.name, Metadata.processName) {
         name = event.text(event.argumentName).map { String($0.prefix(200)) } ?? name
-      } else if event.is(event.name, "thread_name"), let thread = event.thread, thread > 0,
-        effectsByID[thread] == nil
-      {
+      } else if event.is(event.name, Metadata.threadName), let thread = event.effectThread, effectsByID[thread] == nil {
         // Named when it started; started by the action written just before.
         effectsByID[thread] = Effect(
           name: Self.name(event.text(event.argumentName), or: thread), startedBy: actions.last?.sequence,
           start: actions.last?.time)
         order.append(thread)
       }
-    } else if event.is(phase, "i"), event.is(event.name, "cancelled"), event.is(event.category, "effect"),
-      let thread = event.thread, let time = event.time
-    {
-      effectsByID[thread]?.cancelled = true
-      effectsByID[thread]?.cancelledAt = time
+    } else if event.is(phase, Phase.instant) {
+      if event.is(event.name, Name.cancelled), event.is(event.category, Category.effect),
+        let thread = event.effectThread, let time = event.time
+      {
+        effectsByID[thread]?.cancelled = true
+        effectsByID[thread]?.cancelledAt = time
+      } else if event.is(event.name, Name.droppedEvents), event.is(event.category, Category.tracer) {
+        droppedEvents &+= event.count ?? 0
+      }
     }
   }
 
@@ -88,18 +99,6 @@ struct TraceStoreTrack {
     guard let text else { return "effect \(thread)" }
     // Counted in bytes first: most names are short, and characters never outnumber bytes.
     return text.utf8.count <= 200 ? text : String(text.prefix(200))
-  }
-
-  /// `name` without the tracer's `effect 3 · ` before the action's name (the page shows the id itself).
-  private static func withoutEffectPrefix(_ name: String, _ id: UInt64) -> String {
-    var rest = Substring(name).utf8
-    guard rest.starts(with: "effect ".utf8) else { return name }
-    rest = rest.dropFirst(7)
-    let digits = rest.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-    guard UInt64(Substring(digits)) == id else { return name }
-    rest = rest.dropFirst(digits.count)
-    guard rest.starts(with: " · ".utf8) else { return name }
-    return String(Substring(rest.dropFirst(" · ".utf8.count)))
   }
 
   /// The effects, with the steps they ran through; `skipped` counts the ones no step can be found for.
@@ -126,7 +125,8 @@ struct TraceStoreTrack {
       }
       let first = Int(clamping: startedBy)
       let end = effect.end
-      let name = Self.withoutEffectPrefix(effect.name, id)
+      // The page shows the id itself: the name without the tracer's `effect 3 · ` before the action's.
+      let name = TraceSchema.actionName(inEffectName: effect.name, effect: id) ?? effect.name
       result.append(
         InspectorEffect(
           id: id, startedBy: first, parent: causes[startedBy], name: name,
@@ -135,5 +135,13 @@ struct TraceStoreTrack {
           duration: end.map { max(0, $0 - start) / 1e6 }))
     }
     return (result, skipped)
+  }
+}
+
+extension TraceEvent {
+  /// The thread of an effect (`tid`), or `nil` for the actions thread and events without one.
+  fileprivate var effectThread: UInt64? {
+    guard let thread, thread != UInt64(TraceSchema.actionsThread) else { return nil }
+    return thread
   }
 }

@@ -47,7 +47,8 @@ struct InspectCommand: DemoCommand {
       return usageFailure(error)
     }
 
-    let model: any InspectorModel
+    let log: ReplayableFeature.InspectedLog
+    let featureName: String
     do {
       let header = try ActionLogHeader.read(from: url)
       let features = ReplayCommand.features(changedCounter: changed)
@@ -57,28 +58,27 @@ struct InspectCommand: DemoCommand {
         return 1
       }
       let recorded = changed ? ReplayCommand.features(changedCounter: false).first { $0.name == feature.name } : nil
-      model = try feature.inspector(url, recorded, trace)
+      log = try feature.inspector(url, recorded, trace)
+      featureName = feature.name
     } catch {
       fail("cannot open action log \(url.path): \(error)")
       return 1
     }
     let server: InspectorServer
     do {
-      server = try InspectorServer(model: model, port: port)
+      server = try log.serve(port)
     } catch {
       fail("\(error)")
       return 1
     }
-    let info = model.info()
-    if let error = info.timeline?.error { fail("\(error) (the log opens without the effect timeline)") }
-    let timeline = info.timeline.flatMap { timeline in
-      timeline.error == nil ? trace.map { ", \(timeline.effectCount) effects from \(TerminalText.line($0.path))" } : nil
-    }
+    if let error = log.traceError { fail("\(error) (the log opens without the effect timeline)") }
+    let timeline =
+      log.traceError == nil ? trace.map { ", \(log.effectCount) effects from \(TerminalText.line($0.path))" } : nil
     // Written at once (not buffered): a program reading the output waits for the URL.
     FileHandle.standardOutput.write(
       Data(
         """
-        inspecting \(TerminalText.line(url.path)): feature \(info.feature), \(info.stepCount) steps\(timeline ?? "")
+        inspecting \(TerminalText.line(url.path)): feature \(featureName), \(log.stepCount) steps\(timeline ?? "")
         inspector: \(server.url.absoluteString)
         open it in a browser; Ctrl-C stops the server
 

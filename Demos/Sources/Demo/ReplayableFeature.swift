@@ -13,9 +13,9 @@ struct ReplayableFeature {
   let name: String
   /// Replays the log at a URL as the options say, printing as it goes; returns the outcome.
   let replay: (URL, ReplayOptions) -> ReplayOutcome
-  /// `demo inspect`: the inspector's model of the log at a URL (with the run's trace, if given); given the feature
+  /// `demo inspect`: the log at a URL opened for the inspector (with the run's trace, if given); given the feature
   /// as it was when recording, the log is replayed through this one as a changed reducer.
-  let inspector: (URL, _ recorded: ReplayableFeature?, _ trace: URL?) throws(InspectorError) -> any InspectorModel
+  let inspector: (URL, _ recorded: ReplayableFeature?, _ trace: URL?) throws(InspectorError) -> InspectedLog
   /// The reducer, for ``inspector`` of a changed feature of the same type.
   private let reducer: Any
 
@@ -25,8 +25,24 @@ struct ReplayableFeature {
     self.replay = { url, options in LogReplayer(url: url, reducer: reducer, options: options).run() }
     self.reducer = reducer
     self.inspector = { url, recorded, trace throws(InspectorError) in
-      try InspectorLogModel(contentsOf: url, reducer: reducer, recordedReducer: recorded?.reducer as? R, trace: trace)
+      let model = try InspectorLogModel(
+        contentsOf: url, reducer: reducer, recordedReducer: recorded?.reducer as? R, trace: trace)
+      return InspectedLog(stepCount: model.stepCount, effectCount: model.effectCount, traceError: model.traceError) {
+        port throws(InspectorError) in try InspectorServer(model: model, port: port)
+      }
     }
+  }
+
+  /// An action log opened for the inspector, whatever the feature's types: what `demo inspect` says about it, and
+  /// how to serve it.
+  struct InspectedLog {
+    let stepCount: Int
+    /// The effects of the run's trace (0 without one).
+    let effectCount: Int
+    /// Why the trace could not be read, if it could not (the log opens without the effect timeline).
+    let traceError: InspectorTraceError?
+    /// Serves the log on 127.0.0.1 (`port` 0: a free one).
+    let serve: (_ port: UInt16) throws(InspectorError) -> InspectorServer
   }
 }
 

@@ -16,7 +16,7 @@ import Foundation
 /// after it, as long as its reducer ran, with its sequence number, origin and full description as arguments — and
 /// one track per effect, from its start to its end, named after the action that started it, with a `cancelled`
 /// mark where it was cancelled. Times are real (``InstrumentationClock``), in microseconds since the tracer was
-/// created.
+/// created. The events, and where their names are defined: <doc:SeeingARunningStore#The-trace-format>.
 ///
 /// Cost: the instrument measures every reducer (two clock readings) and queues each event; formatting and writing
 /// happen on a background queue. At most 100,000 events wait per store; past that events are dropped and counted
@@ -40,7 +40,7 @@ public final class StoreTracer: Sendable {
   public init(fileURL: URL) throws(StoreTraceError) {
     self.fileURL = fileURL
     origin = InstrumentationClock.nanoseconds
-    guard FileManager.default.createFile(atPath: fileURL.path, contents: Data("[\n".utf8)),
+    guard FileManager.default.createFile(atPath: fileURL.path, contents: Data(TraceFormat.opening.utf8)),
       let file = FileHandle(forWritingAtPath: fileURL.path)
     else {
       throw .cannotOpen(path: fileURL.path, reason: "the file cannot be created")
@@ -85,7 +85,7 @@ public final class StoreTracer: Sendable {
         case let .finish(time): format.finishRunningEffects(at: time, into: &lines)
         }
       }
-      if dropped > 0 { format.dropped(dropped, into: &lines) }
+      if dropped > 0 { format.dropped(dropped, at: InstrumentationClock.nanoseconds, into: &lines) }
       self?.write(lines)
     }
   }
@@ -113,7 +113,7 @@ public final class StoreTracer: Sendable {
         state.stores = []
       }
       do {
-        try file.write(contentsOf: Data("\n]\n".utf8))
+        try file.write(contentsOf: Data(TraceFormat.closing.utf8))
         try file.close()
       } catch {
         state.failure = state.failure ?? .cannotWrite(path: fileURL.path, reason: "\(error)")
@@ -130,7 +130,7 @@ public final class StoreTracer: Sendable {
       guard let file = state.file, state.failure == nil else { return }
       var text = ""
       for event in events {
-        text += state.wroteEvent ? ",\n" : ""
+        text += state.wroteEvent ? TraceFormat.separator : ""
         text += event
         state.wroteEvent = true
       }

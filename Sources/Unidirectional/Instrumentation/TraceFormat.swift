@@ -1,8 +1,19 @@
-/// Turns one store's events into Chrome Trace Event JSON objects (the "JSON Array Format"): the store is a process,
-/// its actions one thread (tid 0), each effect a thread of its own (tid = the effect's id).
+/// Turns one store's events into Chrome Trace Event JSON objects (the "JSON Array Format"), with the names
+/// ``TraceSchema`` defines: the store is a process, its actions one thread (``TraceSchema/actionsThread``), each
+/// effect a thread of its own (tid = the effect's id).
 struct TraceFormat {
+  private typealias Key = TraceSchema.Key
+  private typealias Argument = TraceSchema.Argument
+  private typealias Members = [(StaticString, JSONValue)]
+
   /// Names longer than this are cut (the full description is in the event's arguments).
   static let nameLimit = 60
+  /// What a trace file starts with.
+  static let opening = "[\n"
+  /// What comes between two events.
+  static let separator = ",\n"
+  /// What ends a trace file.
+  static let closing = "\n]\n"
 
   let process: Int
   let origin: UInt64
@@ -16,11 +27,13 @@ struct TraceFormat {
     self.origin = origin
   }
 
+  /// The store's process and actions thread, named after its reducer `name`.
   mutating func start(name: String, into lines: inout [String]) {
-    lines.append(metadata("process_name", tid: 0, ["name": .string("\(name) store")]))
-    lines.append(metadata("process_sort_index", tid: 0, ["sort_index": .number(String(process))]))
-    lines.append(metadata("thread_name", tid: 0, ["name": .string("actions")]))
-    lines.append(metadata("thread_sort_index", tid: 0, ["sort_index": .number("0")]))
+    let actions = TraceSchema.actionsThread
+    lines.append(metadata(TraceSchema.Metadata.processName, tid: actions, name: TraceSchema.storeName(name)))
+    lines.append(metadata(TraceSchema.Metadata.processSortIndex, tid: actions, sortIndex: process))
+    lines.append(metadata(TraceSchema.Metadata.threadName, tid: actions, name: "\(TraceSchema.Name.actions)"))
+    lines.append(metadata(TraceSchema.Metadata.threadSortIndex, tid: actions, sortIndex: actions))
   }
 
   mutating func action(_ description: String, _ reduction: Reduction, into lines: inout [String]) {
@@ -32,15 +45,16 @@ struct TraceFormat {
       actionNames = actionNames.filter { $0.key >= oldest }
     }
     let timing = reduction.timing ?? ReducerTiming(start: origin, nanoseconds: 0)
-    var arguments: [(String, JSONValue)] = [
-      ("sequence", .number(String(reduction.sequence))), ("origin", .string(reduction.origin.rawValue)),
-      ("action", .string(description)),
+    var arguments: Members = [
+      (Argument.sequence, .number(String(reduction.sequence))), (Argument.origin, .string(reduction.origin.rawValue)),
+      (Argument.action, .string(description)),
     ]
-    if let effect = reduction.effect { arguments.append(("effect", .number(String(effect)))) }
+    if let effect = reduction.effect { arguments.append((Argument.effect, .number(String(effect)))) }
     lines.append(
       event(
-        name: name, category: "action", phase: "X", tid: 0, time: timing.start,
-        extra: [("dur", .number(Self.microseconds(timing.nanoseconds)))], arguments: arguments))
+        name: name, category: TraceSchema.Category.action, phase: TraceSchema.Phase.complete,
+        tid: TraceSchema.actionsThread, time: timing.start,
+        extra: (Key.duration, .number(Self.microseconds(timing.nanoseconds))), arguments: arguments))
   }
 
   mutating func effect(_ event: EffectEvent, into lines: inout [String]) {
@@ -48,15 +62,17 @@ struct TraceFormat {
     let time = event.time ?? origin
     switch event.kind {
     case .started:
-      let name = "effect \(event.effect) · \(actionNames[event.startedBy] ?? "action #\(event.startedBy)")"
+      let action = actionNames[event.startedBy] ?? "action #\(event.startedBy)"
+      let name = TraceSchema.effectName(event.effect, action: action)
       running[event.effect] = (time, event.startedBy, name, false)
-      lines.append(metadata("thread_name", tid: tid, ["name": .string(name)]))
-      lines.append(metadata("thread_sort_index", tid: tid, ["sort_index": .number(String(tid))]))
+      lines.append(metadata(TraceSchema.Metadata.threadName, tid: tid, name: name))
+      lines.append(metadata(TraceSchema.Metadata.threadSortIndex, tid: tid, sortIndex: tid))
     case .cancelled:
       running[event.effect]?.cancelled = true
       lines.append(
         self.event(
-          name: "cancelled", category: "effect", phase: "i", tid: tid, time: time, extra: [("s", .string("t"))],
+          name: "\(TraceSchema.Name.cancelled)", category: TraceSchema.Category.effect,
+          phase: TraceSchema.Phase.instant, tid: tid, time: time, extra: (Key.scope, .name(TraceSchema.threadScope)),
           arguments: []))
     case .finished:
       guard let effect = running.removeValue(forKey: event.effect) else { return }
@@ -72,57 +88,82 @@ struct TraceFormat {
     running = [:]
   }
 
-  mutating func dropped(_ count: Int, into lines: inout [String]) {
+  /// Says that `count` events were dropped (the tracer fell behind) by `time`.
+  mutating func dropped(_ count: Int, at time: UInt64, into lines: inout [String]) {
     lines.append(
       event(
-        name: "dropped events", category: "tracer", phase: "i", tid: 0, time: InstrumentationClock.nanoseconds,
-        extra: [("s", .string("t"))], arguments: [("count", .number(String(count)))]))
+        name: "\(TraceSchema.Name.droppedEvents)", category: TraceSchema.Category.tracer,
+        phase: TraceSchema.Phase.instant, tid: TraceSchema.actionsThread, time: time,
+        extra: (Key.scope, .name(TraceSchema.threadScope)), arguments: [(Argument.count, .number(String(count)))]))
   }
 
   private func effectSlice(
     _ id: UInt64, _ effect: (start: UInt64, startedBy: UInt64, name: String, cancelled: Bool), until end: UInt64,
     unfinished: Bool
   ) -> String {
-    var arguments: [(String, JSONValue)] = [("startedBy", .number(String(effect.startedBy)))]
-    if effect.cancelled { arguments.append(("cancelled", .bool(true))) }
-    if unfinished { arguments.append(("unfinished", .bool(true))) }
+    var arguments: Members = [(Argument.startedBy, .number(String(effect.startedBy)))]
+    if effect.cancelled { arguments.append((Argument.cancelled, .bool(true))) }
+    if unfinished { arguments.append((Argument.unfinished, .bool(true))) }
     return event(
-      name: effect.name, category: "effect", phase: "X", tid: Int(clamping: id), time: effect.start,
-      extra: [("dur", .number(Self.microseconds(end &- min(end, effect.start))))], arguments: arguments)
+      name: effect.name, category: TraceSchema.Category.effect, phase: TraceSchema.Phase.complete,
+      tid: Int(clamping: id), time: effect.start,
+      extra: (Key.duration, .number(Self.microseconds(end &- min(end, effect.start)))), arguments: arguments)
   }
 
   // MARK: JSON
 
   enum JSONValue {
     case string(String)
+    /// A name of ``TraceSchema``: nothing in it to escape.
+    case name(StaticString)
     case number(String)
     case bool(Bool)
 
     var text: String {
       switch self {
       case let .string(value): TraceFormat.quoted(value)
+      case let .name(value): "\"\(value)\""
       case let .number(value): value
       case let .bool(value): value ? "true" : "false"
       }
     }
   }
 
-  private func metadata(_ name: String, tid: Int, _ arguments: KeyValuePairs<String, JSONValue>) -> String {
-    let args = arguments.map { "\(Self.quoted($0.key)):\($0.value.text)" }.joined(separator: ",")
-    return #"{"name":\#(Self.quoted(name)),"ph":"M","pid":\#(process),"tid":\#(tid),"args":{\#(args)}}"#
+  private func metadata(_ name: StaticString, tid: Int, name value: String) -> String {
+    metadata(name, tid: tid, [(Argument.name, .string(value))])
+  }
+
+  private func metadata(_ name: StaticString, tid: Int, sortIndex: Int) -> String {
+    metadata(name, tid: tid, [(Argument.sortIndex, .number(String(sortIndex)))])
+  }
+
+  private func metadata(_ name: StaticString, tid: Int, _ arguments: Members) -> String {
+    Self.object(
+      [
+        (Key.name, .name(name)), (Key.phase, .name(TraceSchema.Phase.metadata)),
+        (Key.process, .number(String(process))), (Key.thread, .number(String(tid))),
+      ], arguments: arguments)
   }
 
   private func event(
-    name: String, category: String, phase: String, tid: Int, time: UInt64, extra: [(String, JSONValue)],
-    arguments: [(String, JSONValue)]
+    name: String, category: StaticString, phase: StaticString, tid: Int, time: UInt64,
+    extra: (StaticString, JSONValue), arguments: Members
   ) -> String {
-    var text = #"{"name":\#(Self.quoted(name)),"cat":"\#(category)","ph":"\#(phase)","#
-    text += #""ts":\#(Self.microseconds(time &- min(time, origin))),"pid":\#(process),"tid":\#(tid)"#
-    for (key, value) in extra { text += ",\(Self.quoted(key)):\(value.text)" }
-    if !arguments.isEmpty {
-      text += #","args":{"# + arguments.map { "\(Self.quoted($0.0)):\($0.1.text)" }.joined(separator: ",") + "}"
+    Self.object(
+      [
+        (Key.name, .string(name)), (Key.category, .name(category)), (Key.phase, .name(phase)),
+        (Key.time, .number(Self.microseconds(time &- min(time, origin)))), (Key.process, .number(String(process))),
+        (Key.thread, .number(String(tid))), extra,
+      ], arguments: arguments)
+  }
+
+  /// `{"key":value,…,"args":{…}}`, without `args` when there are none.
+  private static func object(_ members: Members, arguments: Members) -> String {
+    func text(_ members: Members) -> String {
+      members.map { "\"\($0.0)\":\($0.1.text)" }.joined(separator: ",")
     }
-    return text + "}"
+    guard !arguments.isEmpty else { return "{\(text(members))}" }
+    return "{\(text(members)),\"\(Key.arguments)\":{\(text(arguments))}}"
   }
 
   /// Nanoseconds as microseconds with three decimals: `1234567` → `1234.567`.

@@ -4,14 +4,9 @@ import UnidirectionalInspector
 import XCTest
 
 /// The inspector's server without a browser: it answers only requests that carry its token and name it in `Host`,
-/// serves nothing but its own files and the model's answers, and pages through a log a window at a time.
+/// serves nothing but its own files and the model's answers, and pages through a log a window at a time. (In the
+/// browser: the app's `IntegrationTests/Inspector/`.)
 final class InspectorServerTests: XCTestCase {
-  private let folder = scratchFolderPath("inspector-server")
-
-  override func setUpWithError() throws {
-    try createScratchFolder(folder)
-  }
-
   struct Counter: Reducer {
     struct State: Codable, Sendable, Equatable { var count = 0 }
     enum Action: Codable, Sendable {
@@ -126,8 +121,9 @@ final class InspectorServerTests: XCTestCase {
       text += #"{"seq":\#(number),"origin":"sent","time":\#(number),"action":{"increment":{}}}"# + "\n"
     }
     text += #"{"seq":\#(lines + 1),"origin":"received","time":0,"action":{"named":{"_0":"x"}}}"# + "\n"
-    let url = folder.appendingPathComponent("counter.jsonl")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("counter-\(UUID().uuidString).jsonl")
     try Data(text.utf8).write(to: url)
+    addTeardownBlock { try? FileManager.default.removeItem(at: url) }
     return try InspectorLogModel(contentsOf: url, reducer: Counter())
   }
 
