@@ -23,7 +23,7 @@ let testing: Target.Dependency = .product(name: "UnidirectionalTesting", package
 
 /// What the `Features` umbrella re-exports.
 let featureModules: [Target.Dependency] = [
-  "HTTPTransfer", "LocalFiles", "Images", "ImageUpload", "PhotoAnalysis", "Archive", "Gallery", "Transfer",
+  "HTTPClient", "LocalFiles", "Images", "ImageUpload", "PhotoAnalysis", "Archive", "Gallery", "Transfer",
   "ImageGeneration", "CaptureSession", "ModelReconstruction", "Scan",
 ]
 
@@ -37,7 +37,7 @@ let package = Package(
   dependencies: [.package(name: "Unidirectional", path: "..")],
   targets: [
     // Foundation only, no Unidirectional: every byte the features send or receive over HTTP.
-    .target(name: "HTTPTransfer"),
+    .target(name: "HTTPClient"),
     // Foundation only: regular files, folders to write into, file errors in words, secrets from the host.
     .target(name: "LocalFiles"),
     // Foundation only: picked images, formats by their bytes, PNG encoding, preview images.
@@ -45,11 +45,11 @@ let package = Package(
 
     // The features, a module each: the reducer, its clients' interfaces, test and preview values, the live glue.
     .target(name: "PhotoAnalysis", dependencies: [core, "Images"]),
-    .target(name: "ImageUpload", dependencies: [core, "HTTPTransfer", "LocalFiles", "Images", "PhotoAnalysis"]),
+    .target(name: "ImageUpload", dependencies: [core, "HTTPClient", "LocalFiles", "Images", "PhotoAnalysis"]),
     .target(name: "Archive", dependencies: [core, "ImageUpload"]),
-    .target(name: "Gallery", dependencies: [core, "HTTPTransfer", "Images", "ImageUpload"]),
-    .target(name: "Transfer", dependencies: [core, "HTTPTransfer"]),
-    .target(name: "ImageGeneration", dependencies: [core, "HTTPTransfer", "LocalFiles", "Images"]),
+    .target(name: "Gallery", dependencies: [core, "Images", "ImageUpload"]),
+    .target(name: "Transfer", dependencies: [core, "HTTPClient"]),
+    .target(name: "ImageGeneration", dependencies: [core, "HTTPClient", "LocalFiles", "Images"]),
     .target(name: "CaptureSession", dependencies: [core, "LocalFiles", "Images"]),
     .target(name: "ModelReconstruction", dependencies: [core, "LocalFiles", "CaptureSession"]),
     .target(name: "Scan", dependencies: [core, "CaptureSession", "ModelReconstruction", "ImageUpload"]),
@@ -63,7 +63,7 @@ let package = Package(
     .executableTarget(name: "Demo", dependencies: [core, actionLog, inspector, "Features", "Reminders"]),
     // `swift run -c release --package-path Demos feature-bench --upload`: the features' cases next to their baselines.
     .executableTarget(
-      name: "FeatureBench", dependencies: [core, "HTTPTransfer", "ImageUpload", "PhotoAnalysis"],
+      name: "FeatureBench", dependencies: [core, "HTTPClient", "ImageUpload", "PhotoAnalysis"],
       path: "Benchmarks/FeatureBench"),
 
     // `swift run -c release --package-path Demos ExplorerBench`: the interleaving explorer on the upload feature
@@ -75,26 +75,26 @@ let package = Package(
 
     // Fakes and fixtures several features' tests share (not a product).
     .target(
-      name: "FeatureTestSupport", dependencies: [core, "HTTPTransfer", "Images", "ImageUpload", "CaptureSession"],
+      name: "FeatureTestSupport", dependencies: [core, "HTTPClient", "Images", "ImageUpload", "CaptureSession"],
       path: "Tests/FeatureTestSupport", swiftSettings: testSettings),
-    featureTests("HTTPTransfer", ["HTTPTransfer"]),
+    featureTests("HTTPClient", ["HTTPClient"]),
     featureTests("LocalFiles", ["LocalFiles"]),
     featureTests("PhotoAnalysis", ["Images", "PhotoAnalysis"]),
-    featureTests("ImageUpload", ["HTTPTransfer", "Images", "PhotoAnalysis", "ImageUpload"]),
-    featureTests("Archive", ["HTTPTransfer", "ImageUpload", "Archive"]),
-    featureTests("Gallery", ["HTTPTransfer", "Images", "ImageUpload", "Gallery"]),
-    featureTests("Transfer", ["HTTPTransfer", "Transfer"]),
+    featureTests("ImageUpload", ["HTTPClient", "Images", "PhotoAnalysis", "ImageUpload"]),
+    featureTests("Archive", ["HTTPClient", "ImageUpload", "Archive"]),
+    featureTests("Gallery", ["HTTPClient", "Images", "ImageUpload", "Gallery"]),
+    featureTests("Transfer", ["HTTPClient", "Transfer"]),
     featureTests("ImageGeneration", ["Images", "ImageGeneration"]),
     featureTests("CaptureSession", ["Images", "CaptureSession"]),
     featureTests("ModelReconstruction", ["ModelReconstruction"]),
-    featureTests("Scan", ["HTTPTransfer", "Images", "CaptureSession", "ModelReconstruction", "ImageUpload", "Scan"]),
+    featureTests("Scan", ["HTTPClient", "Images", "CaptureSession", "ModelReconstruction", "ImageUpload", "Scan"]),
     .testTarget(name: "RemindersTests", dependencies: ["Reminders", core, testing], swiftSettings: testSettings),
     // What crosses modules: README and article snippets, secrets printed by several features' types.
     featureTests("Features", [actionLog, "Features"]),
     // Live clients against real servers on 127.0.0.1 that the tests start and stop themselves.
     .testTarget(
       name: "IntegrationTests",
-      dependencies: [core, actionLog, inspector, testing, "HTTPTransfer", "Features", "Reminders"],
+      dependencies: [core, actionLog, inspector, testing, "HTTPClient", "Features", "Reminders"],
       swiftSettings: testSettings),
   ],
   swiftLanguageModes: [.v6]

@@ -24,7 +24,7 @@ from repository import LIBRARY, REPO, dump_package
 # Module names real apps use, among them every module name of the seeds' app (Demos/Package.swift).
 APP_MODULES = [
     "App", "Core", "Models", "Networking", "Sharing", "Search", "Settings", "Images", "Features", "Reminders",
-    "Scan", "Gallery", "Archive", "Transfer", "LocalFiles", "CaptureSession", "Demo", "HTTPTransfer", "ImageUpload",
+    "Scan", "Gallery", "Archive", "Transfer", "LocalFiles", "CaptureSession", "Demo", "HTTPClient", "ImageUpload",
     "ImageGeneration", "ModelReconstruction", "PhotoAnalysis",
 ]
 # `Testing` is the toolchain's Swift Testing module: an app's own module of that name hides it from every target of

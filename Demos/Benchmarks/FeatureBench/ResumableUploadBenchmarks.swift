@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTransfer
+import HTTPClient
 import Unidirectional
 
 /// `--resumable` (`--resumable-only` skips the other cases): a 200 MB file through ``ResumableUploader`` to the backend, next to a plain `PUT` of the same file

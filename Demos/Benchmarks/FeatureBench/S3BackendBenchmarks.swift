@@ -1,4 +1,4 @@
-import HTTPTransfer
+import HTTPClient
 import ImageUpload
 import Foundation
 import Unidirectional

@@ -3,7 +3,7 @@
 @_exported import Archive
 @_exported import CaptureSession
 @_exported import Gallery
-@_exported import HTTPTransfer
+@_exported import HTTPClient
 @_exported import ImageGeneration
 @_exported import ImageUpload
 @_exported import Images

@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTransfer
 import ImageUpload
 import Images
 import Unidirectional

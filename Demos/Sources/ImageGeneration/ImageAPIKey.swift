@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTransfer
+import HTTPClient
 import Unidirectional
 
 /// An API key for an image generation service. It renders as `<redacted>` everywhere — `print`, string

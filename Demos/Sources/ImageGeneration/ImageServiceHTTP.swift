@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTransfer
+import HTTPClient
 import Images
 
 /// What the live image backends say over HTTP, through ``HTTPTransport`` (URLSession, a fresh connection per
@@ -32,7 +32,7 @@ struct ImageServiceHTTP: Sendable {
 
   /// POSTs `body` as JSON to `url` with `authorization`; returns the body of a 2xx response.
   func postJSON(_ body: Data, to url: URL, authorization: String) async throws -> Data {
-    var request = HTTPTransferRequest(method: "POST", url: url, body: .bytes(body))
+    var request = HTTPRequest(method: "POST", url: url, body: .bytes(body))
     request.setHeader("Content-Type", "application/json")
     request.setHeader("Accept", "application/json")
     request.setHeader("Authorization", authorization)
@@ -46,9 +46,9 @@ struct ImageServiceHTTP: Sendable {
     guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
       throw ImageGenerationError.invalidImage("an image URL must be http or https")
     }
-    let response: HTTPTransferResponse
+    let response: HTTPResponse
     do {
-      response = try await transport.send(HTTPTransferRequest(method: "GET", url: url), redirects: .download)
+      response = try await transport.send(HTTPRequest(method: "GET", url: url), redirects: .download)
     } catch let error as ImageGenerationError {
       throw ImageGenerationError.imageDownloadFailed(error.description)
     }
@@ -65,7 +65,7 @@ struct ImageServiceHTTP: Sendable {
 
   /// A transport failure in the service's words: URLSession's errors by their code.
   private static func failure(_ error: any Error, redactor: SecretRedactor) -> any Error {
-    if case ImageUploadError.invalidResponse = error {
+    if case HTTPError.invalidResponse = error {
       return ImageGenerationError.malformedResponse("the response was not HTTP")
     }
     guard let error = error as? URLError else {
@@ -85,7 +85,7 @@ struct ImageServiceHTTP: Sendable {
 
   // MARK: Statuses
 
-  private func check(_ response: HTTPTransferResponse) throws(ImageGenerationError) {
+  private func check(_ response: HTTPResponse) throws(ImageGenerationError) {
     let data = response.body
     let status = response.status
     switch status {
@@ -134,7 +134,7 @@ struct ImageServiceHTTP: Sendable {
   }
 
   /// `Retry-After` as seconds: a whole number of seconds, or an HTTP date turned into seconds from now.
-  private func retryAfterSeconds(_ response: HTTPTransferResponse) -> Int? {
+  private func retryAfterSeconds(_ response: HTTPResponse) -> Int? {
     guard let value = response.header("Retry-After")?.trimmingCharacters(in: .whitespaces) else {
       return nil
     }

@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTransfer
 import Images
 
 extension ImageLoaderClient {

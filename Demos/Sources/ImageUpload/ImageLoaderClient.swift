@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTransfer
+import HTTPClient
 import Images
 import Unidirectional
 
@@ -27,7 +27,7 @@ public struct ImageLoaderClient: Sendable {
   /// Fails the test that calls it: tests must say what loading gives.
   public static let unimplemented = ImageLoaderClient { _ in
     reportIssue("ImageLoaderClient.load is unimplemented: override \\.imageLoader in this test.")
-    throw ImageUploadError.notConfigured("ImageLoaderClient.load is unimplemented in tests")
+    throw ImageUploadError.http(.notConfigured("ImageLoaderClient.load is unimplemented in tests"))
   }
 }
 

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTransfer
+import HTTPClient
 import Unidirectional
 
 extension ImageUploadClient {
@@ -31,7 +31,9 @@ extension ImageUploadClient {
     let uploader = MultipartUploader(configuration: configuration, endpointPath: endpointPath)
     return ImageUploadClient { items, _, progress in
       @Dependency(\.uuid) var uuid
-      let sizes = try items.map { try UploadFile.byteCount(of: $0.fileURL) }
+      let sizes = try await ImageUploadError.wrappingHTTPErrors {
+        try items.map { try UploadFile.byteCount(of: $0.fileURL) }
+      }
       let names = items.map { "\(uuid().uuidString.lowercased()).\($0.fileExtension)" }
       let reporter = UploadProgressReporter(sizes: sizes, handler: progress)
       defer { reporter.close() }
@@ -50,7 +52,7 @@ extension ImageUploadClient {
 
   /// The presigned flow configured from `UPLOAD_API_URL` and `UPLOAD_API_TOKEN`
   /// (`UploadServerConfiguration.fromEnvironment(_:)`); without them, every upload fails with
-  /// `ImageUploadError.notConfigured(_:)`.
+  /// `ImageUploadError.http(.notConfigured(_:))`.
   public static func fromEnvironment(
     _ environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> ImageUploadClient {

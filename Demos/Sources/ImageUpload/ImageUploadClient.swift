@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTransfer
+import HTTPClient
 import Unidirectional
 
 /// Uploads files and returns the server's media ids: the dependency ``ImageUploadFeature`` knows only this
@@ -40,7 +40,7 @@ public struct ImageUploadClient: Sendable {
   /// Fails the test that calls it: tests must say what the upload does.
   public static let unimplemented = ImageUploadClient { _, _, _ in
     reportIssue("ImageUploadClient.upload is unimplemented: override \\.imageUploadClient in this test.")
-    throw ImageUploadError.notConfigured("ImageUploadClient.upload is unimplemented in tests")
+    throw ImageUploadError.http(.notConfigured("ImageUploadClient.upload is unimplemented in tests"))
   }
 
   /// Pretends to upload: 10 progress steps of 100 ms each on the injected clock, then ids from the injected UUID

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTransfer
+import HTTPClient
 import Unidirectional
 
 #if canImport(FoundationNetworking)
@@ -50,45 +50,47 @@ public struct MultipartUploader: Sendable {
   ///   - contentType: The form part's `Content-Type`.
   ///   - progress: Bytes of the request body sent so far, and its size, at most once per percent (back to 0
   ///     when a redirect re-sends the body); never called after this returns.
-  /// - Throws: `ImageUploadError`: `httpStatus` with the server's message for a non-2xx answer, `rejected` for
-  ///   `success: false`, `unreadableFile`, `cannotConnect`, ….
+  /// - Throws: `ImageUploadError`: `rejected` for `success: false`; `http(_:)` with the HTTP layer's failure:
+  ///   `httpStatus` with the server's message for a non-2xx answer, `unreadableFile`, `cannotConnect`, ….
   public func upload(
     fileAt url: URL,
     filename: String,
     contentType: String,
     progress: (@Sendable (_ sentBytes: Int64, _ totalBytes: Int64) -> Void)? = nil
   ) async throws -> MultipartUploadReceipt {
-    let fileSize = try UploadFile.byteCount(of: url)
-    guard HTTPTransport.isSafeHeaderValue(contentType) else {
-      throw ImageUploadError.invalidRequest("the content type \(contentType.debugDescription) is not valid")
-    }
-    let form = MultipartFormBody(
-      boundary: "unidirectional-\(UUID().uuidString.lowercased())", fieldName: "file", filename: filename,
-      contentType: contentType)
-    var request = HTTPTransferRequest(method: "POST", url: configuration.endpoint(endpointPath))
-    for (name, value) in configuration.additionalHeaders { request.setHeader(name, value) }
-    request.setHeader("Content-Type", form.requestContentType)
-    request.setHeader("Accept", "application/json")
-    request.setHeader("Authorization", configuration.token.authorizationHeader)
-    request.body = form.body(for: url, size: fileSize)
-    let bodySize = request.body.length
-
-    let isOpen = LockIsolated(true)
-    defer { isOpen.withLock { $0 = false } }
-    let onSent = progress.map { progress in
-      { @Sendable (sent: Int64) in
-        // Under the lock so that no report follows the return.
-        isOpen.withLock { if $0 { progress(min(sent, bodySize), bodySize) } }
+    try await ImageUploadError.wrappingHTTPErrors {
+      let fileSize = try UploadFile.byteCount(of: url)
+      guard HTTPTransport.isSafeHeaderValue(contentType) else {
+        throw HTTPError.invalidRequest("the content type \(contentType.debugDescription) is not valid")
       }
+      let form = MultipartFormBody(
+        boundary: "unidirectional-\(UUID().uuidString.lowercased())", fieldName: "file", filename: filename,
+        contentType: contentType)
+      var request = HTTPRequest(method: "POST", url: configuration.endpoint(endpointPath))
+      for (name, value) in configuration.additionalHeaders { request.setHeader(name, value) }
+      request.setHeader("Content-Type", form.requestContentType)
+      request.setHeader("Accept", "application/json")
+      request.setHeader("Authorization", configuration.token.authorizationHeader)
+      request.body = form.body(for: url, size: fileSize)
+      let bodySize = request.body.length
+
+      let isOpen = LockIsolated(true)
+      defer { isOpen.withLock { $0 = false } }
+      let onSent = progress.map { progress in
+        { @Sendable (sent: Int64) in
+          // Under the lock so that no report follows the return.
+          isOpen.withLock { if $0 { progress(min(sent, bodySize), bodySize) } }
+        }
+      }
+      let response = try await transport.send(request, redirects: .sameOrigin, progress: onSent.map { .perPercent($0) })
+      let receipt = try receipt(from: response.body, status: response.status)
+      guard receipt.size == fileSize else {
+        throw HTTPError.incompleteUpload(
+          host: HTTPTransport.hostDescription(response.url),
+          detail: "it stored \(receipt.size) of \(fileSize) bytes")
+      }
+      return receipt
     }
-    let response = try await transport.send(request, redirects: .sameOrigin, progress: onSent.map { .perPercent($0) })
-    let receipt = try receipt(from: response.body, status: response.status)
-    guard receipt.size == fileSize else {
-      throw ImageUploadError.incompleteUpload(
-        host: HTTPTransport.hostDescription(response.url),
-        detail: "it stored \(receipt.size) of \(fileSize) bytes")
-    }
-    return receipt
   }
 
   private struct Answer: Decodable {
@@ -101,19 +103,19 @@ public struct MultipartUploader: Sendable {
 
   private func receipt(from data: Data, status: Int) throws -> MultipartUploadReceipt {
     guard (200..<300).contains(status) else {
-      throw ImageUploadError.httpStatus(status, message: transport.serverMessage(in: data))
+      throw HTTPError.httpStatus(status, message: transport.serverMessage(in: data))
     }
     guard let answer = try? JSONDecoder().decode(Answer.self, from: data) else {
-      throw ImageUploadError.invalidResponse("upload-model did not return JSON {success, message, fileId, size}")
+      throw HTTPError.invalidResponse("upload-model did not return JSON {success, message, fileId, size}")
     }
     let message = transport.redactor.serverText(answer.message ?? "")
     guard answer.success == true else { throw ImageUploadError.rejected(message: message) }
     guard let fileID = answer.fileId, !fileID.isEmpty, let size = answer.size else {
-      throw ImageUploadError.invalidResponse("upload-model reported success without fileId and size")
+      throw HTTPError.invalidResponse("upload-model reported success without fileId and size")
     }
     guard HTTPTransport.isSafeHeaderValue(fileID), fileID.count <= 200, transport.redactor.redact(fileID) == fileID
     else {
-      throw ImageUploadError.invalidResponse("upload-model returned an unusable fileId")
+      throw HTTPError.invalidResponse("upload-model returned an unusable fileId")
     }
     return MultipartUploadReceipt(
       fileID: fileID, size: size, sha256: answer.sha256.map { transport.redactor.serverText($0) }, message: message)

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTransfer
+import HTTPClient
 import Unidirectional
 
 #if canImport(FoundationNetworking)
@@ -23,6 +23,7 @@ import Unidirectional
 /// - A PUT counts as done only when the server that finally answered got every byte: a 2xx after the whole body
 ///   was sent, and not the `ETag` of an empty object.
 /// - The first failed PUT cancels the others; a storage refusal carries the HTTP status and the S3 `<Code>`.
+/// - Failures are `ImageUploadError`s: the HTTP layer's as ``ImageUploadError/http(_:)``.
 ///
 /// ```swift
 /// let uploader = PresignedUploader(configuration: configuration)
@@ -54,27 +55,29 @@ public struct PresignedUploader: Sendable {
     uuid: UUIDGenerator,
     progress: (@Sendable (UploadProgress) -> Void)? = nil
   ) async throws -> [MediaID] {
-    guard !items.isEmpty else { return [] }
-    let sizes = try items.map { try UploadFile.byteCount(of: $0.fileURL) }
-    for item in items where !HTTPTransport.isSafeHeaderValue(item.contentType) {
-      throw ImageUploadError.invalidRequest("the content type \(item.contentType.debugDescription) is not valid")
-    }
-    let targets = try await presign(items, mediaType: mediaType, uuid: uuid)
-
-    @Dependency(\.clock) var clock
-    let reporter = progress.map { UploadProgressReporter(sizes: sizes, handler: $0) }
-    defer { reporter?.close() }
-    let transport = transport
-    let retryPolicy = configuration.retryPolicy
-    _ = try await UploadConcurrency.map(count: items.count, limit: configuration.maxConcurrentUploads) { index in
-      let onSent = reporter.map { reporter in { @Sendable (sent: Int64) in reporter.update(index, sentBytes: sent) } }
-      try await retryPolicy.run(clock: clock) { _ in
-        try await targets[index].put.send(
-          fileAt: items[index].fileURL, size: sizes[index], through: transport, progress: onSent)
+    try await ImageUploadError.wrappingHTTPErrors {
+      guard !items.isEmpty else { return [] }
+      let sizes = try items.map { try UploadFile.byteCount(of: $0.fileURL) }
+      for item in items where !HTTPTransport.isSafeHeaderValue(item.contentType) {
+        throw HTTPError.invalidRequest("the content type \(item.contentType.debugDescription) is not valid")
       }
-      reporter?.complete(index)
+      let targets = try await presign(items, mediaType: mediaType, uuid: uuid)
+
+      @Dependency(\.clock) var clock
+      let reporter = progress.map { UploadProgressReporter(sizes: sizes, handler: $0) }
+      defer { reporter?.close() }
+      let transport = transport
+      let retryPolicy = configuration.retryPolicy
+      _ = try await UploadConcurrency.map(count: items.count, limit: configuration.maxConcurrentUploads) { index in
+        let onSent = reporter.map { reporter in { @Sendable (sent: Int64) in reporter.update(index, sentBytes: sent) } }
+        try await retryPolicy.run(clock: clock) { _ in
+          try await targets[index].put.send(
+            fileAt: items[index].fileURL, size: sizes[index], through: transport, progress: onSent)
+        }
+        reporter?.complete(index)
+      }
+      return targets.map(\.mediaID)
     }
-    return targets.map(\.mediaID)
   }
 
   // MARK: Presign
@@ -110,7 +113,7 @@ public struct PresignedUploader: Sendable {
           filename: "\(uuid().uuidString.lowercased()).\(item.fileExtension)", contentType: item.contentType,
           mediaType: mediaType.rawValue)
       })
-    var request = HTTPTransferRequest(method: "POST", url: configuration.endpoint("presigned-urls"))
+    var request = HTTPRequest(method: "POST", url: configuration.endpoint("presigned-urls"))
     for (name, value) in configuration.additionalHeaders { request.setHeader(name, value) }
     request.setHeader("Content-Type", "application/json")
     request.setHeader("Accept", "application/json")
@@ -118,19 +121,19 @@ public struct PresignedUploader: Sendable {
     do {
       request.body = .bytes(try JSONEncoder().encode(body))
     } catch {
-      throw ImageUploadError.invalidRequest("the presign request could not be encoded")
+      throw HTTPError.invalidRequest("the presign request could not be encoded")
     }
 
     let response = try await transport.send(request, redirects: .sameOrigin)
     let data = response.body
     guard (200..<300).contains(response.status) else {
-      throw ImageUploadError.httpStatus(response.status, message: transport.serverMessage(in: data))
+      throw HTTPError.httpStatus(response.status, message: transport.serverMessage(in: data))
     }
     let decoded: PresignResponse
     do {
       decoded = try JSONDecoder().decode(PresignResponse.self, from: data)
     } catch {
-      throw ImageUploadError.invalidResponse(
+      throw HTTPError.invalidResponse(
         "presigned-urls did not return {\"items\": [{mediaID, uploadURL, contentType}]}")
     }
     guard decoded.items.count == items.count else {
@@ -140,16 +143,16 @@ public struct PresignedUploader: Sendable {
       guard let url = URL(string: item.uploadURL), let scheme = url.scheme?.lowercased(),
         scheme == "http" || scheme == "https", url.host != nil
       else {
-        throw ImageUploadError.invalidResponse("items[\(index)].uploadURL is not an http(s) URL")
+        throw HTTPError.invalidResponse("items[\(index)].uploadURL is not an http(s) URL")
       }
       guard !item.mediaID.isEmpty else {
-        throw ImageUploadError.invalidResponse("items[\(index)].mediaID is empty")
+        throw HTTPError.invalidResponse("items[\(index)].mediaID is empty")
       }
       guard item.mediaID.count <= 200, transport.redactor.serverText(item.mediaID) == item.mediaID else {
-        throw ImageUploadError.invalidResponse("items[\(index)].mediaID is not a plain identifier")
+        throw HTTPError.invalidResponse("items[\(index)].mediaID is not a plain identifier")
       }
       guard HTTPTransport.isSafeHeaderValue(item.contentType) else {
-        throw ImageUploadError.invalidResponse("items[\(index)].contentType is not a valid header value")
+        throw HTTPError.invalidResponse("items[\(index)].contentType is not a valid header value")
       }
       return Target(mediaID: MediaID(item.mediaID), put: PresignedPUT(url: url, contentType: item.contentType))
     }

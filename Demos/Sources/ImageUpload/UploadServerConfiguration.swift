@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTransfer
+import HTTPClient
 import LocalFiles
 
 /// Where and how the live upload clients reach the app's API server. The caller provides it (a host's `--api` and
@@ -61,8 +61,8 @@ public struct UploadServerConfiguration: Sendable, CustomStringConvertible {
   public static let tokenVariables = ["UNIDIRECTIONAL_API_TOKEN", tokenVariable]
 
   /// Reads `UPLOAD_API_URL` and the token (``tokenVariables``) from `environment`, then from `configFiles`, in the
-  /// order every secret is resolved (`SecretSources`); throws `ImageUploadError.notConfigured(_:)` when either
-  /// is missing, a config file is unusable, or the URL is not http(s).
+  /// order every secret is resolved (`SecretSources`); throws ``ImageUploadError/http(_:)`` with
+  /// `HTTPError.notConfigured(_:)` when either is missing, a config file is unusable, or the URL is not http(s).
   public static func fromEnvironment(
     _ environment: [String: String] = ProcessInfo.processInfo.environment,
     configFiles: [URL] = SecretSources.defaultConfigFiles
@@ -74,19 +74,19 @@ public struct UploadServerConfiguration: Sendable, CustomStringConvertible {
       rawURL = try sources.value(for: [apiURLVariable])?.value
       token = try sources.value(for: tokenVariables)?.value
     } catch {
-      throw ImageUploadError.notConfigured(error.description)
+      throw ImageUploadError.http(.notConfigured(error.description))
     }
     guard let rawURL else {
-      throw ImageUploadError.notConfigured("set \(apiURLVariable) and \(tokenVariable), or pass a configuration")
+      throw ImageUploadError.http(.notConfigured("set \(apiURLVariable) and \(tokenVariable), or pass a configuration"))
     }
     guard let url = URL(string: rawURL), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
       url.host != nil
     else {
-      throw ImageUploadError.notConfigured("\(apiURLVariable) must be an http(s) URL")
+      throw ImageUploadError.http(.notConfigured("\(apiURLVariable) must be an http(s) URL"))
     }
     guard let token else {
-      throw ImageUploadError.notConfigured(
-        "set \(tokenVariables.joined(separator: " or ")) to the API server's bearer token")
+      throw ImageUploadError.http(
+        .notConfigured("set \(tokenVariables.joined(separator: " or ")) to the API server's bearer token"))
     }
     return UploadServerConfiguration(apiBaseURL: url, token: BearerToken(token))
   }

@@ -1,4 +1,4 @@
-import HTTPTransfer
+import HTTPClient
 import Unidirectional
 
 extension TransferClient {

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTransfer
+import HTTPClient
 import Unidirectional
 
 /// Uploads one file resumably for ``TransferFeature``: the feature knows only this interface.
@@ -44,7 +44,7 @@ public struct TransferClient: Sendable {
   public static let unimplemented = TransferClient(
     upload: { _, _, _ in
       reportIssue("TransferClient.upload is unimplemented: override \\.transferClient in this test.")
-      throw ResumableUploadError.transfer(.notConfigured("TransferClient.upload is unimplemented in tests"))
+      throw ResumableUploadError.http(.notConfigured("TransferClient.upload is unimplemented in tests"))
     },
     cancel: { _ in
       reportIssue("TransferClient.cancel is unimplemented: override \\.transferClient in this test.")
@@ -79,11 +79,11 @@ private enum TransferClientKey: DependencyKey {
 }
 
 extension TransferClient {
-  /// Fails every transfer with ``ImageUploadError/notConfigured(_:)``: a host sets `\.transferClient` to
+  /// Fails every transfer with ``HTTPError/notConfigured(_:)``: a host sets `\.transferClient` to
   /// ``resumable(_:)`` with its server.
   static let unconfigured = TransferClient(
     upload: { _, _, _ in
-      throw ResumableUploadError.transfer(
+      throw ResumableUploadError.http(
         .notConfigured("set \\.transferClient to TransferClient.resumable(configuration)"))
     },
     cancel: { _ in })

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTransfer
+import HTTPClient
 import Unidirectional
 
 /// One large file going to the server resumably: start, pause, resume, cancel, and automatic resumption after
@@ -287,15 +287,15 @@ public struct TransferFeature: Reducer {
       let receipt = try await transferClient.upload(file, resource) { event in send(.transferEvent(event)) }
       send(.transferCompleted(receipt))
     } catch: { error, send in
-      send(.transferFailed(error as? ResumableUploadError ?? .transfer(ImageUploadError(error))))
+      send(.transferFailed(error as? ResumableUploadError ?? .http(HTTPError(error))))
     }
     .cancellable(id: CancelID.transfer, cancelInFlight: true)
   }
 
   /// A failure that may pass once the network is back: connection, timeout, server errors, retries used up.
   static func isNetworkFailure(_ error: ResumableUploadError) -> Bool {
-    guard case let .transfer(failure) = error else { return false }
-    if case let .attemptsFailed(_, last) = failure { return isNetworkFailure(.transfer(last)) }
+    guard case let .http(failure) = error else { return false }
+    if case let .attemptsFailed(_, last) = failure { return isNetworkFailure(.http(last)) }
     switch failure {
     case .connectionLost, .timedOut, .cannotConnect, .network: return true
     case let .httpStatus(status, _): return (500..<600).contains(status)

@@ -1,7 +1,7 @@
 import Archive
 import FeatureTestSupport
 import Foundation
-import HTTPTransfer
+import HTTPClient
 import ImageUpload
 import Unidirectional
 import UnidirectionalTesting
@@ -13,7 +13,7 @@ final class ArchiveFeatureTests: XCTestCase {
     let picked = UploadFixtures.picked
     let items = picked.map(UploadFixtures.loaded).map(UploadItem.init)
     let ids = items.map(UploadFixtures.mediaID)
-    let failure = ImageUploadError.cannotConnect(host: "127.0.0.1:9")
+    let failure = ImageUploadError.http(.cannotConnect(host: "127.0.0.1:9"))
     let attempts = Recorder<MediaType>()
     let store = TestStore(initialState: ArchiveFeature.State(mediaIDs: ["media-old"])) {
       ArchiveFeature()

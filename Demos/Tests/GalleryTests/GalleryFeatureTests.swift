@@ -1,7 +1,7 @@
 import FeatureTestSupport
 import Foundation
 import Gallery
-import HTTPTransfer
+import HTTPClient
 import ImageUpload
 import Images
 import Unidirectional
@@ -85,7 +85,7 @@ final class GalleryFeatureTests: XCTestCase {
       GalleryFeature()
     } withDependencies: {
       $0.clock = clock
-      $0.imageUploadClient.upload = { _, _, _ in throw ImageUploadError.notConfigured("no server") }
+      $0.imageUploadClient.upload = { _, _, _ in throw ImageUploadError.http(.notConfigured("no server")) }
     }
     await store.send(.uploadTapped) {
       $0.destination = .upload(ImageUploadFeature.State(maxCount: 10, mediaType: .archive))
@@ -94,7 +94,7 @@ final class GalleryFeatureTests: XCTestCase {
       $0.$destination[case: GalleryFeature.Destination.State.uploadCase]?.status =
         .uploading(UploadProgress(completedBytes: 0, totalBytes: 300))
     }
-    let error = ImageUploadError.notConfigured("no server")
+    let error = ImageUploadError.http(.notConfigured("no server"))
     await store.receive(.destination(.presented(.upload(.uploadFailed(error))))) {
       $0.$destination[case: GalleryFeature.Destination.State.uploadCase]?.status = .failure(error.description)
     }

@@ -1,6 +1,6 @@
 import FeatureTestSupport
 import Foundation
-import HTTPTransfer
+import HTTPClient
 import ImageUpload
 import Images
 import PhotoAnalysis

@@ -1,6 +1,6 @@
 import FeatureTestSupport
 import Foundation
-import HTTPTransfer
+import HTTPClient
 import ImageUpload
 import Unidirectional
 import UnidirectionalTesting
@@ -54,7 +54,8 @@ final class ImageUploadFeatureTests: XCTestCase {
 
   func testFailureShowsTheReasonTellsTheParentAndClears() async {
     let clock = TestClock()
-    let error = ImageUploadError.storageRejected(status: 403, code: "AccessDenied", message: "Request has expired")
+    let error = ImageUploadError.http(
+      .storageRejected(status: 403, code: "AccessDenied", message: "Request has expired"))
     let store = TestStore(initialState: ImageUploadFeature.State(mediaType: .profile)) {
       ImageUploadFeature()
     } withDependencies: {

@@ -1,6 +1,6 @@
 import FeatureTestSupport
 import Foundation
-import HTTPTransfer
+import HTTPClient
 import ImageUpload
 import Unidirectional
 import UnidirectionalTesting
@@ -41,7 +41,7 @@ final class UploadClientValuesTests: XCTestCase {
     ]
     for (environment, message) in cases {
       XCTAssertThrowsError(try UploadServerConfiguration.fromEnvironment(environment, configFiles: [])) {
-        XCTAssertEqual($0 as? ImageUploadError, .notConfigured(message))
+        XCTAssertEqual($0 as? ImageUploadError, .http(.notConfigured(message)))
       }
     }
     XCTAssertEqual(
@@ -56,7 +56,8 @@ final class UploadClientValuesTests: XCTestCase {
       XCTFail("expected notConfigured")
     } catch {
       XCTAssertEqual(
-        error as? ImageUploadError, .notConfigured("set UPLOAD_API_URL and UPLOAD_API_TOKEN, or pass a configuration"))
+        error as? ImageUploadError,
+        .http(.notConfigured("set UPLOAD_API_URL and UPLOAD_API_TOKEN, or pass a configuration")))
     }
   }
 
@@ -70,13 +71,14 @@ final class UploadClientValuesTests: XCTestCase {
         XCTFail("expected a throw")
       } catch {
         XCTAssertEqual(
-          error as? ImageUploadError, .notConfigured("ImageUploadClient.upload is unimplemented in tests"))
+          error as? ImageUploadError, .http(.notConfigured("ImageUploadClient.upload is unimplemented in tests")))
       }
       do {
         _ = try await ImageLoaderClient.unimplemented.load([])
         XCTFail("expected a throw")
       } catch {
-        XCTAssertEqual(error as? ImageUploadError, .notConfigured("ImageLoaderClient.load is unimplemented in tests"))
+        XCTAssertEqual(
+          error as? ImageUploadError, .http(.notConfigured("ImageLoaderClient.load is unimplemented in tests")))
       }
     }
     XCTAssertEqual(
@@ -125,20 +127,21 @@ final class UploadClientValuesTests: XCTestCase {
       ImageUploadError.presignCountMismatch(requested: 3, received: 2).description,
       "The server returned 2 upload URLs for 3 images; nothing was uploaded.")
     XCTAssertEqual(
-      ImageUploadError.httpStatus(401, message: "invalid or missing bearer token").description,
+      ImageUploadError.http(.httpStatus(401, message: "invalid or missing bearer token")).description,
       "The server answered HTTP 401: invalid or missing bearer token")
     XCTAssertEqual(
-      ImageUploadError.storageRejected(status: 403, code: "SignatureDoesNotMatch", message: nil).description,
+      ImageUploadError.http(.storageRejected(status: 403, code: "SignatureDoesNotMatch", message: nil)).description,
       "The storage server refused the upload (HTTP 403): SignatureDoesNotMatch")
     XCTAssertEqual(
-      ImageUploadError.cannotConnect(host: "127.0.0.1:9").description,
+      ImageUploadError.http(.cannotConnect(host: "127.0.0.1:9")).description,
       "Cannot connect to 127.0.0.1:9. Check the network and that the server is running.")
-    XCTAssertEqual(ImageUploadError.cancelled.description, "The upload was cancelled.")
-    XCTAssertEqual(ImageUploadError(CancellationError()), .cancelled)
-    XCTAssertEqual(ImageUploadError(URLError(.cannotConnectToHost), host: "h:1"), .cannotConnect(host: "h:1"))
-    XCTAssertEqual(ImageUploadError(URLError(.timedOut), host: "h:1"), .timedOut(host: "h:1"))
-    XCTAssertEqual(ImageUploadError(URLError(.networkConnectionLost), host: "h:1"), .connectionLost(host: "h:1"))
-    XCTAssertEqual(ImageUploadError(URLError(.badServerResponse)), .network(code: URLError.badServerResponse.rawValue))
+    XCTAssertEqual(ImageUploadError.http(.cancelled).description, "The upload was cancelled.")
+    XCTAssertEqual(ImageUploadError(CancellationError()), .http(.cancelled))
+    XCTAssertEqual(ImageUploadError(URLError(.cannotConnectToHost), host: "h:1"), .http(.cannotConnect(host: "h:1")))
+    XCTAssertEqual(ImageUploadError(URLError(.timedOut), host: "h:1"), .http(.timedOut(host: "h:1")))
+    XCTAssertEqual(ImageUploadError(URLError(.networkConnectionLost), host: "h:1"), .http(.connectionLost(host: "h:1")))
+    XCTAssertEqual(
+      ImageUploadError(URLError(.badServerResponse)), .http(.network(code: URLError.badServerResponse.rawValue)))
   }
 
   func testUploadItemsGetAnExtensionThatFitsTheirContentType() {

@@ -1,7 +1,7 @@
 import CaptureSession
 import FeatureTestSupport
 import Foundation
-import HTTPTransfer
+import HTTPClient
 import ImageUpload
 import Images
 import ModelReconstruction
@@ -39,9 +39,9 @@ final class ScanCodableTests: XCTestCase {
       .upload(.imagesLoaded(.failure(.unsupportedImage(path: "/p/a.txt")))),
       .upload(.uploadRequested([ScanFixtures.item(model)])),
       .upload(.uploadProgressed(UploadProgress(completedBytes: 1, totalBytes: 2))),
-      .upload(.uploadCompleted(["m1"])), .upload(.uploadFailed(.httpStatus(413, message: "too large"))),
+      .upload(.uploadCompleted(["m1"])), .upload(.uploadFailed(.http(.httpStatus(413, message: "too large")))),
       .upload(.statusCleared), .upload(.onDisappear), .upload(.delegate(.uploadCompleted(["m1"]))),
-      .upload(.delegate(.uploadFailed(.cancelled))),
+      .upload(.delegate(.uploadFailed(.http(.cancelled)))),
     ]
     for action in actions { try roundTrip(action) }
   }
@@ -71,7 +71,8 @@ final class ScanCodableTests: XCTestCase {
 
   func testAFailedImageLoadIsWrittenUnderItsOwnName() throws {
     let json = String(
-      decoding: try JSONEncoder().encode(ImageUploadFeature.Action.imagesLoaded(.failure(.cancelled))), as: UTF8.self)
+      decoding: try JSONEncoder().encode(ImageUploadFeature.Action.imagesLoaded(.failure(.http(.cancelled)))),
+      as: UTF8.self)
     XCTAssertTrue(json.contains("imagesFailedToLoad"), json)
   }
 }

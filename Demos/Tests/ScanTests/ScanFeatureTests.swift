@@ -1,7 +1,7 @@
 import CaptureSession
 import FeatureTestSupport
 import Foundation
-import HTTPTransfer
+import HTTPClient
 import ImageUpload
 import ModelReconstruction
 import Scan
@@ -152,7 +152,7 @@ final class ScanFeatureTests: XCTestCase {
     let clock = TestClock()
     let model = ScanFixtures.model(for: ModelReconstructionRequest(shots: shots, outputURL: ScanFixtures.firstModelURL))
     let attempts = Recorder<Int>()
-    let failure = ImageUploadError.httpStatus(413, message: "file too large")
+    let failure = ImageUploadError.http(.httpStatus(413, message: "file too large"))
     let store = TestStore(
       initialState: ScanFeature.State(
         workingDirectory: ScanFixtures.folder, capture: nil, shots: shots, model: .ready(model))

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTransfer
+import HTTPClient
 import Testing
 import Transfer
 import Unidirectional
@@ -63,7 +63,7 @@ struct TransferExploredTests {
         return false
       }
       try Task.checkCancellation()
-      if losesTheConnection { throw ResumableUploadError.transfer(.connectionLost(host: "api:8000")) }
+      if losesTheConnection { throw ResumableUploadError.http(.connectionLost(host: "api:8000")) }
     }
 
     func delete(_ resource: ResumableUploadResource) async {

@@ -1,6 +1,6 @@
 import FeatureTestSupport
 import Foundation
-import HTTPTransfer
+import HTTPClient
 import Transfer
 import Unidirectional
 import UnidirectionalTesting
@@ -122,7 +122,7 @@ final class TransferFeatureTests: XCTestCase {
 
   func testANetworkFailureResumesByItselfAfterTheDelayOnTheClock() async {
     let clock = TestClock()
-    let failure = ResumableUploadError.transfer(.attemptsFailed(count: 5, last: .connectionLost(host: "api:8000")))
+    let failure = ResumableUploadError.http(.attemptsFailed(count: 5, last: .connectionLost(host: "api:8000")))
     let attempts = Recorder<ResumableUploadResource?>()
     let store = TestStore(initialState: TransferFeature.State(file: file, fileSize: 100)) {
       TransferFeature()
@@ -181,7 +181,7 @@ final class TransferFeatureTests: XCTestCase {
 
   func testAutomaticResumptionGivesUpAfterThreeInARowWithoutProgress() async {
     let clock = TestClock()
-    let failure = ResumableUploadError.transfer(.timedOut(host: "api:8000"))
+    let failure = ResumableUploadError.http(.timedOut(host: "api:8000"))
     let store = TestStore(initialState: TransferFeature.State(file: file, fileSize: 100)) {
       TransferFeature()
     } withDependencies: {
@@ -218,7 +218,7 @@ final class TransferFeatureTests: XCTestCase {
 
   func testResumingByHandWhileWaitingCancelsTheTimer() async {
     let clock = TestClock()
-    let failure = ResumableUploadError.transfer(.httpStatus(503, message: "busy"))
+    let failure = ResumableUploadError.http(.httpStatus(503, message: "busy"))
     let store = TestStore(
       initialState: TransferFeature.State(
         file: file, fileSize: 100, status: .uploading(Fixture.progress(0)), resource: resource)

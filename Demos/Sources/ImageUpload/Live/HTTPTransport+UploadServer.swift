@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTransfer
+import HTTPClient
 
 extension HTTPTransport {
   /// The transport for the API server in `configuration`: its timeouts, engine choice, one pooled connection per

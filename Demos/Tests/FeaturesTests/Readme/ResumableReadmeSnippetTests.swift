@@ -3,7 +3,7 @@ import Features
 import Foundation
 import Testing
 
-/// The "Transfers" article's resumable-upload snippet (Sources/HTTPTransfer/HTTPTransfer.docc/Transfers.md),
+/// The "Transfers" article's resumable-upload snippet (Sources/HTTPClient/HTTPClient.docc/Transfers.md),
 /// verbatim (Scripts/tests/test_doc_snippets.py checks it): against a server that is not there it fails with a typed
 /// error instead of hanging or trapping.
 @Suite struct ResumableReadmeSnippet {
@@ -14,7 +14,7 @@ import Testing
     try Data("scan".utf8).write(to: scan)
     defer { try? FileManager.default.removeItem(at: scan) }
 
-    await #expect(throws: ResumableUploadError.transfer(.cannotConnect(host: "127.0.0.1:9"))) {
+    await #expect(throws: ResumableUploadError.http(.cannotConnect(host: "127.0.0.1:9"))) {
       let uploader = ResumableUploader(
         configuration: ResumableUploadConfiguration(endpoint: api.appendingPathComponent("resumable-uploads"), token: token))
       let receipt = try await uploader.upload(ResumableUploadFile(url: scan, filename: "scan.usdz")) { event in

@@ -37,10 +37,11 @@ final class ImageUploadRedirectIntegrationTests: BackendStackTestCase {
       } catch {
         XCTAssertEqual(
           error as? ImageUploadError,
-          .redirectRefused(
-            status: 307, from: UploadIntegrationSupport.hostPort(stack.apiURL),
-            to: UploadIntegrationSupport.hostPort(witness),
-            reason: "another origin would receive the credentials and the file"), "\(engine)")
+          .http(
+            .redirectRefused(
+              status: 307, from: UploadIntegrationSupport.hostPort(stack.apiURL),
+              to: UploadIntegrationSupport.hostPort(witness),
+              reason: "another origin would receive the credentials and the file")), "\(engine)")
         XCTAssertFalse("\(error)".contains(stack.token))
       }
       let received = try await stack.witnessEvents(pathPrefix: path)
@@ -66,10 +67,11 @@ final class ImageUploadRedirectIntegrationTests: BackendStackTestCase {
         } catch {
           XCTAssertEqual(
             error as? ImageUploadError,
-            .redirectRefused(
-              status: 308, from: UploadIntegrationSupport.hostPort(stack.apiURL),
-              to: UploadIntegrationSupport.hostPort(witness),
-              reason: "another origin would receive the credentials and the file"), "\(engine)")
+            .http(
+              .redirectRefused(
+                status: 308, from: UploadIntegrationSupport.hostPort(stack.apiURL),
+                to: UploadIntegrationSupport.hostPort(witness),
+                reason: "another origin would receive the credentials and the file")), "\(engine)")
         }
         let received = try await stack.witnessEvents(pathPrefix: path)
         XCTAssertEqual(received, [], "\(engine), read \(read): the other origin got nothing")
@@ -217,10 +219,11 @@ final class ImageUploadRedirectIntegrationTests: BackendStackTestCase {
     } catch {
       XCTAssertEqual(
         error as? ImageUploadError,
-        .redirectRefused(
-          status: 303, from: UploadIntegrationSupport.hostPort(stack.apiURL),
-          to: UploadIntegrationSupport.hostPort(stack.s3URL),
-          reason: "HTTP 303 would turn the PUT into a GET without the file"))
+        .http(
+          .redirectRefused(
+            status: 303, from: UploadIntegrationSupport.hostPort(stack.apiURL),
+            to: UploadIntegrationSupport.hostPort(stack.s3URL),
+            reason: "HTTP 303 would turn the PUT into a GET without the file")))
       XCTAssertEqual(
         "\(error)",
         "\(UploadIntegrationSupport.hostPort(stack.apiURL)) redirected the upload to "

@@ -82,9 +82,9 @@ final class ImageUploadRetryIntegrationTests: BackendStackTestCase {
         }
         XCTFail("\(engine): expected the upload to give up")
       } catch {
-        let last = ImageUploadError.storageRejected(
+        let last = HTTPError.storageRejected(
           status: 500, code: "InternalError", message: "We encountered an internal error.")
-        XCTAssertEqual(error as? ImageUploadError, .attemptsFailed(count: 3, last: last), "\(engine)")
+        XCTAssertEqual(error as? ImageUploadError, .http(.attemptsFailed(count: 3, last: last)), "\(engine)")
         XCTAssertEqual(
           "\(error)",
           "Gave up after 3 attempts. The storage server refused the upload (HTTP 500): InternalError: We encountered "
@@ -107,7 +107,7 @@ final class ImageUploadRetryIntegrationTests: BackendStackTestCase {
       }
       XCTFail("expected the upload to give up")
     } catch {
-      guard case .attemptsFailed(5, .storageRejected(503, "SlowDown", _))? = error as? ImageUploadError else {
+      guard case .http(.attemptsFailed(5, .storageRejected(503, "SlowDown", _)))? = error as? ImageUploadError else {
         return XCTFail("\(error)")
       }
     }
@@ -159,7 +159,7 @@ final class ImageUploadRetryIntegrationTests: BackendStackTestCase {
       } catch {
         XCTAssertEqual(
           error as? ImageUploadError,
-          .storageRejected(status: 403, code: "AccessDenied", message: "Request has expired"), "\(engine)")
+          .http(.storageRejected(status: 403, code: "AccessDenied", message: "Request has expired")), "\(engine)")
       }
       let puts = try await stack.events().dropFirst(before).filter { $0.kind == "s3-error" }
       XCTAssertEqual(puts.count, 1, "\(engine): one attempt")

@@ -32,7 +32,9 @@ final class ImageUploadSecretIntegrationTests: BackendStackTestCase {
         _ = try await PresignedUploader(configuration: configuration).upload([item], mediaType: .archive, uuid: .random)
         XCTFail("expected a 400")
       } catch {
-        guard case let .httpStatus(400, message)? = error as? ImageUploadError else { return XCTFail("\(error)") }
+        guard case let .http(.httpStatus(400, message))? = error as? ImageUploadError else {
+          return XCTFail("\(error)")
+        }
         messages += [message, "\(error)", String(reflecting: error)]
       }
       do {
@@ -40,7 +42,9 @@ final class ImageUploadSecretIntegrationTests: BackendStackTestCase {
           .upload(fileAt: file, filename: "a.jpg", contentType: "image/jpeg")
         XCTFail("expected a 400")
       } catch {
-        guard case let .httpStatus(400, message)? = error as? ImageUploadError else { return XCTFail("\(error)") }
+        guard case let .http(.httpStatus(400, message))? = error as? ImageUploadError else {
+          return XCTFail("\(error)")
+        }
         messages += [message, "\(error)"]
       }
       for message in messages { assertNoPartOfTheToken(message, stack, "\(kind) \(pad)") }

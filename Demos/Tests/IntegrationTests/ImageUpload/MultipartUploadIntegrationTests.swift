@@ -92,7 +92,7 @@ final class MultipartUploadIntegrationTests: BackendStackTestCase {
         _ = try await uploader(stack).upload(fileAt: file, filename: filename, contentType: "model/vnd.usdz+zip")
         XCTFail("\(filename) was accepted")
       } catch let error as ImageUploadError {
-        guard case let .httpStatus(status, message) = error else { return XCTFail("\(filename): \(error)") }
+        guard case let .http(.httpStatus(status, message)) = error else { return XCTFail("\(filename): \(error)") }
         XCTAssertEqual(status, 400, filename)
         XCTAssertTrue(message.hasPrefix("invalid filename"), message)
         XCTAssertTrue(message.hasSuffix(reason), message)
@@ -126,7 +126,7 @@ final class MultipartUploadIntegrationTests: BackendStackTestCase {
       _ = try await uploader(stack, token: "wrong").upload(fileAt: file, filename: "m.usdz", contentType: "model/x")
       XCTFail("expected 401")
     } catch {
-      XCTAssertEqual(error as? ImageUploadError, .httpStatus(401, message: "invalid or missing bearer token"))
+      XCTAssertEqual(error as? ImageUploadError, .http(.httpStatus(401, message: "invalid or missing bearer token")))
     }
     XCTAssertTrue(try stagingIsEmpty())
   }
@@ -144,7 +144,7 @@ final class MultipartUploadIntegrationTests: BackendStackTestCase {
       _ = try await uploader.upload(fileAt: file, filename: "m.usdz", contentType: "model/x")
       XCTFail("expected cannotConnect")
     } catch {
-      XCTAssertEqual(error as? ImageUploadError, .cannotConnect(host: "127.0.0.1:\(port)"))
+      XCTAssertEqual(error as? ImageUploadError, .http(.cannotConnect(host: "127.0.0.1:\(port)")))
     }
     XCTAssertTrue(try stagingIsEmpty())
   }

@@ -103,7 +103,7 @@ final class PresignedUploadIntegrationTests: BackendStackTestCase {
       _ = try await uploader.upload(images.map(\.item), mediaType: .profile, uuid: .random)
       XCTFail("expected 401")
     } catch {
-      XCTAssertEqual(error as? ImageUploadError, .httpStatus(401, message: "invalid or missing bearer token"))
+      XCTAssertEqual(error as? ImageUploadError, .http(.httpStatus(401, message: "invalid or missing bearer token")))
       XCTAssertFalse("\(error)".contains(wrongToken))
       XCTAssertFalse("\(error)".contains(stack.token))
     }
@@ -156,7 +156,7 @@ final class PresignedUploadIntegrationTests: BackendStackTestCase {
     } catch {
       XCTAssertEqual(
         error as? ImageUploadError,
-        .storageRejected(status: 403, code: "AccessDenied", message: "Request has expired"))
+        .http(.storageRejected(status: 403, code: "AccessDenied", message: "Request has expired")))
     }
 
     // The hang handler notices the disconnect within ~50 ms; a client that waited for it would have got its answer
@@ -190,7 +190,7 @@ final class PresignedUploadIntegrationTests: BackendStackTestCase {
         [image.item], mediaType: .profile, uuid: .random)
       XCTFail("expected SignatureDoesNotMatch")
     } catch let error as ImageUploadError {
-      guard case let .storageRejected(status, code, message) = error else { return XCTFail("\(error)") }
+      guard case let .http(.storageRejected(status, code, message)) = error else { return XCTFail("\(error)") }
       XCTAssertEqual(status, 403)
       XCTAssertEqual(code, "SignatureDoesNotMatch")
       XCTAssertTrue(message?.hasPrefix("The request signature we calculated does not match") ?? false)
@@ -208,7 +208,7 @@ final class PresignedUploadIntegrationTests: BackendStackTestCase {
         images.map(\.item), mediaType: .archive, uuid: .random)
       XCTFail("expected cannotConnect")
     } catch {
-      XCTAssertEqual(error as? ImageUploadError, .cannotConnect(host: "127.0.0.1:\(port)"))
+      XCTAssertEqual(error as? ImageUploadError, .http(.cannotConnect(host: "127.0.0.1:\(port)")))
     }
   }
 
@@ -223,7 +223,8 @@ final class PresignedUploadIntegrationTests: BackendStackTestCase {
       ).upload([item], mediaType: .archive, uuid: .random)
       XCTFail("expected unreadableFile")
     } catch {
-      XCTAssertEqual(error as? ImageUploadError, .unreadableFile(path: missing.path, reason: "the file does not exist"))
+      XCTAssertEqual(
+        error as? ImageUploadError, .http(.unreadableFile(path: missing.path, reason: "the file does not exist")))
     }
     let after = try await stack.events()
     XCTAssertEqual(after, before)

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import HTTPTransfer
+@testable import HTTPClient
 
 /// The resumable-upload cases against the backend (`Demos/Backend/resumable.py`, interop 8), plus what only the
 /// backend has: `Upload-Limit` sizes, interop 6 on request, and an upload kept after an offset conflict.

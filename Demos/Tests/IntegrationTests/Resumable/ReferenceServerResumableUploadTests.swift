@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import HTTPTransfer
+@testable import HTTPClient
 
 /// The resumable-upload cases against Apple's reference server (`NIOResumableUpload`, interop 6: the client asks
 /// for 8, gets `400` naming 6, and speaks 6).
@@ -17,7 +17,7 @@ final class ReferenceServerResumableUploadTests: XCTestCase, ResumableUploadCase
   /// client times out, asks again, and gives up after the policy's attempts with an error that says so.
   func testAnExpiredUploadGivesATypedError() async throws {
     let error = try await runUploadExpired(expiry: 1, wait: .milliseconds(2_000))
-    guard case .transfer(.attemptsFailed(2, .timedOut)) = error else {
+    guard case .http(.attemptsFailed(2, .timedOut)) = error else {
       return XCTFail("expected 2 timed-out attempts, got \(error)")
     }
     XCTAssert(error.description.contains("Gave up after 2 attempts"), error.description)

@@ -53,7 +53,7 @@ final class ResumableCancelRetryTests: XCTestCase {
   func testACancelStillBusyAfterEveryAttemptSaysHowOftenItTried() async throws {
     let (result, deletes) = try await cancel(answering: [Self.busy])
     XCTAssertThrowsError(try result.get()) { error in
-      guard case .transfer(.attemptsFailed(count: 3, last: .httpStatus(503, _))) = error as? ResumableUploadError
+      guard case .http(.attemptsFailed(count: 3, last: .httpStatus(503, _))) = error as? ResumableUploadError
       else { return XCTFail("expected 3 attempts ending in 503, got \(error)") }
     }
     XCTAssertEqual(deletes, 3)
@@ -62,7 +62,7 @@ final class ResumableCancelRetryTests: XCTestCase {
   func testACancelRefusedWith4xxIsNotRetried() async throws {
     let (result, deletes) = try await cancel(answering: [Self.forbidden])
     XCTAssertThrowsError(try result.get()) { error in
-      guard case .transfer(.httpStatus(403, _)) = error as? ResumableUploadError
+      guard case .http(.httpStatus(403, _)) = error as? ResumableUploadError
       else { return XCTFail("expected a 403, got \(error)") }
     }
     XCTAssertEqual(deletes, 1)

@@ -2,7 +2,7 @@ import Foundation
 import Unidirectional
 import XCTest
 
-@testable import HTTPTransfer
+@testable import HTTPClient
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

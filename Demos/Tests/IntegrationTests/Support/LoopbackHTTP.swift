@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import HTTPTransfer
+@testable import HTTPClient
 
 /// How the test support code asks its own servers things (events, stored objects, counters): one request through
 /// the library's socket engine on Linux (one connection per request, nothing pooled), so a helper's request never
@@ -21,7 +21,7 @@ enum LoopbackHTTP {
   static func send(
     _ method: String, _ url: URL, headers: [(name: String, value: String)] = [], body: Data = Data()
   ) async throws -> (status: Int, body: Data) {
-    let request = HTTPTransferRequest(
+    let request = HTTPRequest(
       method: method, url: url, headers: headers, body: body.isEmpty ? .empty : .bytes(body))
     #if canImport(Glibc)
       let response = try await engine.send(request, progress: nil, informational: nil)

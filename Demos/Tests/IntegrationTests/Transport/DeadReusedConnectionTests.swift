@@ -34,12 +34,12 @@ final class DeadReusedConnectionTests: XCTestCase {
             HTTPTransport.Configuration(
               requestTimeout: 10, engine: engine, connections: .pooled(maxPerHost: 1), stagingDirectory: folder))
 
-          let warmUp = try await transport.send(HTTPTransferRequest(method: "GET", url: url), redirects: .sameOrigin)
+          let warmUp = try await transport.send(HTTPRequest(method: "GET", url: url), redirects: .sameOrigin)
           XCTAssertEqual(warmUp.status, 200, context)
           let started = ContinuousClock.now
           do {
             let response = try await transport.send(
-              HTTPTransferRequest(method: "POST", url: url, body: body), redirects: .sameOrigin)
+              HTTPRequest(method: "POST", url: url, body: body), redirects: .sameOrigin)
             XCTAssertEqual(response.status, 200, context)
             XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "received \(body.length)", context)
           } catch {

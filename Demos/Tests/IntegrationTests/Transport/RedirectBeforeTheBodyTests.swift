@@ -36,7 +36,7 @@ final class RedirectBeforeTheBodyTests: XCTestCase {
       let server = try LoopbackStubServer(closesAfterAnswering: true, answerDelay: delay) { _ in Self.redirect }
       addTeardownBlock { server.stop() }
       let url = try XCTUnwrap(URL(string: "http://127.0.0.1:\(server.port)/upload"))
-      let expected = ImageUploadError.redirectRefused(
+      let expected = HTTPError.redirectRefused(
         status: 307, from: "127.0.0.1:\(server.port)", to: "127.0.0.2:9",
         reason: "another origin would receive the credentials and the file")
 
@@ -50,10 +50,10 @@ final class RedirectBeforeTheBodyTests: XCTestCase {
             let started = ContinuousClock.now
             do {
               _ = try await transport.send(
-                HTTPTransferRequest(method: "POST", url: url, body: body), redirects: .sameOrigin)
+                HTTPRequest(method: "POST", url: url, body: body), redirects: .sameOrigin)
               XCTFail("\(context): expected the redirect to be refused")
             } catch {
-              XCTAssertEqual(error as? ImageUploadError, expected, "\(context): \(error)")
+              XCTAssertEqual(error as? HTTPError, expected, "\(context): \(error)")
             }
             XCTAssertLessThan(ContinuousClock.now - started, .seconds(10), "\(context): not the request timeout")
           }

@@ -2,7 +2,7 @@ import Features
 import Foundation
 import XCTest
 
-@testable import HTTPTransfer
+@testable import HTTPClient
 
 /// A server answers with a chunked body whose first chunk size is "-1". Before, the socket engine's chunk decoder
 /// took the sign (`Int("-1", radix: 16)`), its index arithmetic trapped and the whole client process died (SIGILL);
@@ -17,10 +17,10 @@ final class SignedChunkSizeTests: XCTestCase {
       for attempt in 1...2 {
         do {
           let response = try await engine.send(
-            HTTPTransferRequest(method: "GET", url: url), progress: nil, informational: nil)
+            HTTPRequest(method: "GET", url: url), progress: nil, informational: nil)
           XCTFail("#\(attempt): expected an error, got HTTP \(response.status)")
         } catch {
-          XCTAssertEqual(error as? ImageUploadError, .invalidResponse("an invalid chunk size"), "#\(attempt): \(error)")
+          XCTAssertEqual(error as? HTTPError, .invalidResponse("an invalid chunk size"), "#\(attempt): \(error)")
         }
       }
     }
