@@ -62,26 +62,27 @@ enum SharingBenchmarks {
     // the loop (0 ns per read), the table keeps both sides honest at the same cost of one index.
     let plainStates = opaque((0..<1_024).map { PlainState(count: $0) })
     let sharedStates = opaque((0..<1_024).map { SharedState(count: Shared(value: $0)) })
-    let plainRead = await median(rounds: rounds) {
+    // Interleaved rounds: a slow moment of the machine slows both sides alike.
+    var plainReads: [Double] = []
+    var sharedReads: [Double] = []
+    for _ in 0..<rounds {
       var sum = 0
       var index = 0
-      let result = measure(iterations: iterations) {
-        sum &+= readPlain(plainStates[index & 1_023])
-        index &+= 1
-      }
+      plainReads.append(
+        measure(iterations: iterations) {
+          sum &+= readPlain(plainStates[index & 1_023])
+          index &+= 1
+        })
+      index = 0
+      sharedReads.append(
+        measure(iterations: iterations) {
+          sum &+= readShared(sharedStates[index & 1_023])
+          index &+= 1
+        })
       blackHole(sum)
-      return result
     }
-    let sharedRead = await median(rounds: rounds) {
-      var sum = 0
-      var index = 0
-      let result = measure(iterations: iterations) {
-        sum &+= readShared(sharedStates[index & 1_023])
-        index &+= 1
-      }
-      blackHole(sum)
-      return result
-    }
+    let plainRead = medianOf(plainReads)
+    let sharedRead = medianOf(sharedReads)
     let plainWrite = await median(rounds: rounds) {
       var state = opaque(PlainState())
       let result = measure(iterations: iterations) { writePlain(&state) }
