@@ -187,7 +187,7 @@ struct DumpBuilder {
     case .anyHashable:
       if let hashable = value as? AnyHashable { return node(for: hashable.base, depth: depth) }
     case .reflected:
-      break
+      if let text = PayloadlessCaseDumps.text(of: value) { return .leaf(text) }
     }
 
     let mirror = Mirror(reflecting: value)
