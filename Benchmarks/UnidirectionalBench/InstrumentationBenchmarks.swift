@@ -34,11 +34,17 @@ enum InstrumentationBenchmarks {
       }
       try? tracer.close()
       try? FileManager.default.removeItem(at: url)
-    case "send_print_changes":
+    case "send_print_changes", "send_print_changes_scoped":
+      // `_scoped`: an action three cases deep (`.child(.child(.child(.increment)))`) changing the innermost state.
       guard let printer = devNullPrinter() else { return true }
-      let store = Store(initialState: BenchState()) { BenchFeature().printChanges(to: printer) }
+      let scoped = name == "send_print_changes_scoped"
+      let store = Store(initialState: BenchState()) {
+        if scoped { ScopedRootFeature().printChanges(to: printer) } else { BenchFeature().printChanges(to: printer) }
+      }
       for start in stride(from: 0, to: iterations, by: 1_000) {
-        for _ in start..<min(start + 1_000, iterations) { store.send(.increment) }
+        for _ in start..<min(start + 1_000, iterations) {
+          store.send(scoped ? .child(.child(.child(.increment))) : .increment)
+        }
         printer.flush()
       }
     default:
@@ -96,9 +102,31 @@ enum InstrumentationBenchmarks {
           name: "printChanges: formatting + writing (printer queue, per action)", nsPerOp: formatting,
           baselineName: "send (same bursts)", baselineNsPerOp: sendBurst,
           target: String(format: "≤ 10 µs (10,000 ns); %.0f actions/s", 1e9 / formatting)))
+      results += printedScoped(baseline: formatting)
     }
     results += traced(plain: plain)
     return results
+  }
+
+  /// The printer's work for an action three cases deep (`.child(.child(.child(.increment)))`, each level a feature
+  /// `Scope`d into the next) changing the innermost state: bursts of 200, flushed and timed per action.
+  private static func printedScoped(baseline: Double) -> [BenchmarkResult] {
+    guard let printer = devNullPrinter() else { return [] }
+    let printed = Store(initialState: BenchState()) { ScopedRootFeature().printChanges(to: printer) }
+    let burst = 200
+    var printerSamples: [Double] = []
+    for _ in 0..<101 {
+      for _ in 0..<burst { printed.send(.child(.child(.child(.increment)))) }
+      let start = DispatchTime.now().uptimeNanoseconds
+      printer.flush()
+      printerSamples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(burst))
+    }
+    let formatting = medianOf(printerSamples)
+    return [
+      BenchmarkResult(
+        name: "printChanges: formatting + writing, an action three cases deep (per action)", nsPerOp: formatting,
+        baselineName: "the same for `.increment`", baselineNsPerOp: baseline, target: "reference")
+    ]
   }
 
   /// Tracing: the same bursts on a store traced to a temporary file (flushed, untimed, after each burst), against

@@ -204,10 +204,40 @@ final class IncrementalDumpTests: XCTestCase {
     XCTAssertFalse(DumpPurity.isPure(TreeOfBoxes.self))
   }
 
+  /// Cases with a payload, taken out through the enum's value witnesses, dump as `Mirror` dumps them: nested,
+  /// generic, `indirect`, an optional or a struct payload; tuples and self-describing enums are still reflected.
+  func testACaseWithAPayloadIsDumpedAsMirrorDumpsIt() {
+    XCTAssertEqual(customDump(Nested.child(.child(.leaf))), "Nested.child(Nested.Inner.child(Nested.Innermost.leaf))")
+    XCTAssertEqual(
+      customDump(Tree.node([.leaf(1), .leaf(2)])),
+      "Tree.node(\n  [\n    [0]: Tree.leaf(1),\n    [1]: Tree.leaf(2)\n  ]\n)")
+    XCTAssertEqual(customDump(Generic<String>.value("a\nb")), #"Generic<String>.value("a\nb")"#)
+    XCTAssertEqual(customDump(Generic<Int?>.value(nil)), "Generic<Optional<Int>>.value(nil)")
+    XCTAssertEqual(
+      customDump(Root.Mode.done(Root.Middle())),
+      """
+      Root.Mode.done(
+        Root.Middle(
+          leaf: Root.Leaf(
+            count: 0,
+            ratio: 0.5,
+            flag: false
+          ),
+          name: "middle",
+          small: 1
+        )
+      )
+      """)
+    XCTAssertEqual(customDump(Root.Mode.loading(id: 4)), "Root.Mode.loading(id: 4)")
+    XCTAssertEqual(customDump(Nested.pair(1, "b")), #"Nested.pair(1, "b")"#)
+    XCTAssertEqual(customDump(Described.two(2)), "Described.two(2)")
+    XCTAssertEqual(describe(Nested.child(.child(.leaf))), "Nested.child(Nested.Inner.child(Nested.Innermost.leaf))")
+  }
+
   func testACaseWithoutPayloadIsDumpedAsMirrorDumpsIt() {
-    XCTAssertEqual(PayloadlessCaseDumps.text(of: Root.Mode.idle), "Root.Mode.idle")
-    XCTAssertNil(PayloadlessCaseDumps.text(of: Root.Mode.loading(id: 1)))
-    XCTAssertNil(PayloadlessCaseDumps.text(of: Described.one), "describes itself")
+    XCTAssertEqual(EnumCaseDumps.text(of: Root.Mode.idle), "Root.Mode.idle")
+    XCTAssertNil(EnumCaseDumps.text(of: Root.Mode.loading(id: 1)))
+    XCTAssertNil(EnumCaseDumps.text(of: Described.one), "describes itself")
     XCTAssertEqual(customDump(Described.one), "Described.uno")
     XCTAssertEqual(describe(Root.Mode.idle), "Root.Mode.idle")
     XCTAssertEqual(describe(Root.Mode.loading(id: 2)), "Root.Mode.loading(id: 2)")
@@ -226,7 +256,24 @@ private indirect enum TreeOfBoxes {
 
 private enum Described: CustomStringConvertible {
   case one
+  case two(Int)
   var description: String { "uno" }
+}
+
+private enum Nested {
+  enum Inner {
+    case child(Innermost)
+  }
+  enum Innermost {
+    case leaf
+  }
+  case child(Inner)
+  case pair(Int, String)
+}
+
+private enum Generic<Value> {
+  case value(Value)
+  case none
 }
 
 /// ``ConsecutiveStateDumps`` as it was before incremental dumps: the state after is always dumped in full.
