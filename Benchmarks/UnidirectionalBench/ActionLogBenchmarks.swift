@@ -44,16 +44,7 @@ enum ActionLogBenchmarks {
   }
 
   static func all(rounds: Int) async -> [BenchmarkResult] {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("unidirectional-bench-\(ProcessInfo.processInfo.processIdentifier)")
-    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    do {
-      return try await run(rounds: rounds, folder: folder)
-    } catch {
-      FileHandle.standardError.write(Data("action log benchmarks failed: \(error)\n".utf8))
-      return []
-    }
+    await inTemporaryFolder(named: "action-log") { try await run(rounds: rounds, folder: $0) }
   }
 
   private static func run(rounds: Int, folder: URL) async throws -> [BenchmarkResult] {
@@ -196,4 +187,21 @@ enum ActionLogBenchmarks {
 private struct BenchmarkFailure: Error, CustomStringConvertible {
   let description: String
   init(_ description: String) { self.description = description }
+}
+
+/// The rows `body` measures with files in a temporary folder of their own (removed afterwards); none, and a line on
+/// standard error, if it throws.
+func inTemporaryFolder(
+  named name: String, _ body: (URL) async throws -> [BenchmarkResult]
+) async -> [BenchmarkResult] {
+  let folder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("unidirectional-bench-\(name)-\(ProcessInfo.processInfo.processIdentifier)")
+  try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(at: folder) }
+  do {
+    return try await body(folder)
+  } catch {
+    FileHandle.standardError.write(Data("\(name) benchmarks failed: \(error)\n".utf8))
+    return []
+  }
 }

@@ -76,16 +76,7 @@ enum RecordingSendBenchmarks {
 
   /// The send-path rows, recorded into files in a temporary folder of their own.
   static func all(rounds: Int) async -> [BenchmarkResult] {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("unidirectional-bench-recording-\(ProcessInfo.processInfo.processIdentifier)")
-    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    do {
-      return try await all(rounds: rounds, folder: folder)
-    } catch {
-      FileHandle.standardError.write(Data("recording benchmarks failed: \(error)\n".utf8))
-      return []
-    }
+    await inTemporaryFolder(named: "recording") { try await all(rounds: rounds, folder: $0) }
   }
 
   /// The send-path rows, recorded into files in `folder`.
