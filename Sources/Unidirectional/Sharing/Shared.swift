@@ -19,8 +19,8 @@
 /// A value can also live in a persistence strategy: `@Shared(.fileStorage(url)) var syncUps: [SyncUp] = []`,
 /// `.inMemory("key")`, `.appStorage("key")`, or your own ``SharedKey``.
 ///
-/// Change it with ``withLock(_:fileID:line:)``, which holds the value's lock for the change; reads take the same
-/// lock briefly. In a `TestStore`, a change an action makes is asserted in that action's closure like any other
+/// Change it with ``withLock(_:fileID:line:)``, which holds the value's lock for the change; reads of a value without
+/// references take no lock (they check a version the change bumps), others take the lock briefly. In a `TestStore`, a change an action makes is asserted in that action's closure like any other
 /// state change: `await store.send(.titleChanged("Retro")) { $0.$syncUp.withLock { $0.title = "Retro" } }`.
 @propertyWrapper
 @dynamicMemberLookup
