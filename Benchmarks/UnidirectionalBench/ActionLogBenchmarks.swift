@@ -38,76 +38,18 @@ private struct DecodedLogLine: Decodable {
 /// Recording overhead on `send`, the writer's sustained throughput, and replay throughput against decoding
 /// the same lines alone.
 enum ActionLogBenchmarks {
-  /// `--profile record_send [N]` (and `record_send_no_fingerprints`): `send` on a recording store in bursts of
-  /// 1,000, the writer flushed after each, for callgrind; `record_send_baseline` is the same `send` unrecorded.
-  /// Returns false for an unknown name.
+  /// `--profile` cases: the send path's (``RecordingSendBenchmarks``). Returns false for an unknown name.
   static func profile(_ name: String, iterations: Int) -> Bool {
-    if name == "record_send_baseline" {
-      let plain = Store(initialState: LogBenchState()) { LogBenchFeature() }
-      for _ in 0..<iterations { plain.send(.increment) }
-      return true
-    }
-    guard name == "record_send" || name == "record_send_no_fingerprints" else { return false }
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("unidirectional-profile-record.jsonl")
-    try? FileManager.default.removeItem(at: url)
-    defer { try? FileManager.default.removeItem(at: url) }
-    guard let recorder = try? ActionRecorder(fileURL: url, fingerprints: name == "record_send") else { return true }
-    let store = Store(initialState: LogBenchState(), recordingTo: recorder) {
-      LogBenchFeature()
-    } withDependencies: {
-      $0.clock = ContinuousClock()
-    }
-    for start in stride(from: 0, to: iterations, by: 1_000) {
-      for _ in start..<min(start + 1_000, iterations) { store.send(.increment) }
-      waitFor { try? await recorder.flush() }
-    }
-    waitFor { try? await recorder.close() }
-    return true
-  }
-
-  /// Runs `body` to its end from synchronous code (the profile loop).
-  private static func waitFor(_ body: @escaping @Sendable () async -> Void) {
-    let done = DispatchSemaphore(value: 0)
-    Task.detached {
-      await body()
-      done.signal()
-    }
-    done.wait()
+    RecordingSendBenchmarks.profile(name, iterations: iterations)
   }
 
   static func all(rounds: Int) async -> [BenchmarkResult] {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("unidirectional-bench-\(ProcessInfo.processInfo.processIdentifier)")
-    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    do {
-      return try await run(rounds: rounds, folder: folder)
-    } catch {
-      FileHandle.standardError.write(Data("action log benchmarks failed: \(error)\n".utf8))
-      return []
-    }
+    await inTemporaryFolder(named: "action-log") { try await run(rounds: rounds, folder: $0) }
   }
 
   private static func run(rounds: Int, folder: URL) async throws -> [BenchmarkResult] {
-    // Send path, in bursts of 1,000 actions (one buffer chunk; the writer catches up between bursts, untimed),
-    // interleaved with the same bursts on an unrecorded store of the same feature. Median of 201 bursts.
-    let plain = Store(initialState: LogBenchState()) { LogBenchFeature() }
-    let (send, recordSend) = try await recordedSend(
-      folder.appendingPathComponent("burst.jsonl"), fingerprints: true, plain: plain, burst: 1_000, bursts: 201)
-    let (_, recordSendBare) = try await recordedSend(
-      folder.appendingPathComponent("burst-bare.jsonl"), fingerprints: false, plain: plain, burst: 1_000, bursts: 201)
-    // Long bursts: the writer encodes on the other core while the sender keeps going.
-    let (sendLong, recordSendLong) = try await recordedSend(
-      folder.appendingPathComponent("burst-long.jsonl"), fingerprints: true, plain: plain, burst: 50_000,
-      bursts: rounds)
-    let clockRead = await median(rounds: rounds) {
-      let clock = ContinuousClock()
-      let start = clock.now
-      var total = Duration.zero
-      let result = measure(iterations: 50_000) { total += start.duration(to: clock.now) }
-      blackHole(total)
-      return result
-    }
+    let sendRows = try await RecordingSendBenchmarks.all(rounds: rounds, folder: folder)
+    let send = sendRows.first?.baselineNsPerOp ?? 0
 
     // Writer throughput: every line encoded, fingerprinted and written; `close()` included.
     let sustainedCount = 200_000
@@ -138,28 +80,14 @@ enum ActionLogBenchmarks {
     let decode = decodes.sorted()[decodes.count / 2]
 
     let note = """
-      action log: send \(format(send)) ns, record_send \(format(recordSend)) ns (no fingerprints \
-      \(format(recordSendBare)) ns; 50k bursts \(format(recordSendLong)) vs \(format(sendLong)) ns), \
-      ContinuousClock.now alone \(format(clockRead)) ns; writer \(linesPerSecond(sustained)) lines/s; \
-      replay \(linesPerSecond(replay)) lines/s vs decode alone \(linesPerSecond(decode)) lines/s over \
-      \(lineCount) lines (\(fileSize / 1_000_000) MB); replay resident memory growth \(peakGrowth / 1024) KiB
+      action log: writer \(linesPerSecond(sustained)) lines/s; replay \(linesPerSecond(replay)) lines/s vs decode \
+      alone \(linesPerSecond(decode)) lines/s over \(lineCount) lines (\(fileSize / 1_000_000) MB); replay \
+      resident memory growth \(peakGrowth / 1024) KiB
 
       """
     FileHandle.standardError.write(Data(note.utf8))
 
-    return [
-      BenchmarkResult(
-        name: "record_send", nsPerOp: recordSend, baselineName: "send (same feature)", baselineNsPerOp: send,
-        target: "≤ 2× send"),
-      BenchmarkResult(
-        name: "record_send_no_fingerprints", nsPerOp: recordSendBare, baselineName: "send (same feature)",
-        baselineNsPerOp: send, target: "≤ 2× send"),
-      BenchmarkResult(
-        name: "record_send_50k_bursts", nsPerOp: recordSendLong, baselineName: "send (same feature)",
-        baselineNsPerOp: sendLong, target: "reference"),
-      BenchmarkResult(
-        name: "clock_now (ContinuousClock)", nsPerOp: clockRead, baselineName: "send (same feature)",
-        baselineNsPerOp: send, target: "reference"),
+    return sendRows + [
       BenchmarkResult(
         name: "record_sustained (writer, per line)", nsPerOp: sustained, baselineName: "send (same feature)",
         baselineNsPerOp: send, target: "reference: \(linesPerSecond(sustained)) lines/s"),
@@ -167,30 +95,6 @@ enum ActionLogBenchmarks {
         name: "replay_1m (per line, verified)", nsPerOp: replay, baselineName: "decode alone (per line)",
         baselineNsPerOp: decode, target: "≤ 1.2× decode; \(linesPerSecond(replay)) lines/s"),
     ]
-  }
-
-  /// Median ns per `send` on `plain` and on a recording store, in `bursts` bursts of `burst` actions each; the
-  /// writer is flushed between bursts, untimed.
-  private static func recordedSend(
-    _ url: URL, fingerprints: Bool, plain: Store<LogBenchState, LogBenchAction>, burst: Int, bursts: Int
-  ) async throws -> (plain: Double, recorded: Double) {
-    let recorder = try ActionRecorder(fileURL: url, fingerprints: fingerprints)
-    let store = Store(initialState: LogBenchState(), recordingTo: recorder) {
-      LogBenchFeature()
-    } withDependencies: {
-      $0.clock = ContinuousClock()
-    }
-    var plainSamples: [Double] = []
-    var recordedSamples: [Double] = []
-    for _ in 0..<bursts {
-      plainSamples.append(measure(iterations: burst) { plain.send(.increment) })
-      recordedSamples.append(measure(iterations: burst) { store.send(.increment) })
-      try await recorder.flush()
-    }
-    try await recorder.close()
-    plainSamples.sort()
-    recordedSamples.sort()
-    return (plainSamples[bursts / 2], recordedSamples[bursts / 2])
   }
 
   /// Records `lines` actions through a recording store and closes the recorder: total ns.
@@ -271,8 +175,6 @@ enum ActionLogBenchmarks {
     String(format: "%.0f", 1e9 / nanosecondsPerLine)
   }
 
-  private static func format(_ value: Double) -> String { String(format: "%.1f", value) }
-
   /// The median of `rounds` runs of a throwing measurement.
   private static func throwingMedian(rounds: Int, _ body: () async throws -> Double) async throws -> Double {
     var samples: [Double] = []
@@ -285,4 +187,21 @@ enum ActionLogBenchmarks {
 private struct BenchmarkFailure: Error, CustomStringConvertible {
   let description: String
   init(_ description: String) { self.description = description }
+}
+
+/// The rows `body` measures with files in a temporary folder of their own (removed afterwards); none, and a line on
+/// standard error, if it throws.
+func inTemporaryFolder(
+  named name: String, _ body: (URL) async throws -> [BenchmarkResult]
+) async -> [BenchmarkResult] {
+  let folder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("unidirectional-bench-\(name)-\(ProcessInfo.processInfo.processIdentifier)")
+  try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(at: folder) }
+  do {
+    return try await body(folder)
+  } catch {
+    FileHandle.standardError.write(Data("\(name) benchmarks failed: \(error)\n".utf8))
+    return []
+  }
 }

@@ -34,11 +34,17 @@ enum InstrumentationBenchmarks {
       }
       try? tracer.close()
       try? FileManager.default.removeItem(at: url)
-    case "send_print_changes":
+    case "send_print_changes", "send_print_changes_scoped":
+      // `_scoped`: an action three cases deep (`.child(.child(.child(.increment)))`) changing the innermost state.
       guard let printer = devNullPrinter() else { return true }
-      let store = Store(initialState: BenchState()) { BenchFeature().printChanges(to: printer) }
+      let scoped = name == "send_print_changes_scoped"
+      let store = Store(initialState: BenchState()) {
+        if scoped { ScopedRootFeature().printChanges(to: printer) } else { BenchFeature().printChanges(to: printer) }
+      }
       for start in stride(from: 0, to: iterations, by: 1_000) {
-        for _ in start..<min(start + 1_000, iterations) { store.send(.increment) }
+        for _ in start..<min(start + 1_000, iterations) {
+          store.send(scoped ? .child(.child(.child(.increment))) : .increment)
+        }
         printer.flush()
       }
     default:
@@ -95,13 +101,37 @@ enum InstrumentationBenchmarks {
         BenchmarkResult(
           name: "printChanges: formatting + writing (printer queue, per action)", nsPerOp: formatting,
           baselineName: "send (same bursts)", baselineNsPerOp: sendBurst,
-          target: String(format: "reference: %.0f actions/s", 1e9 / formatting)))
+          target: String(format: "≤ 10 µs (10,000 ns); %.0f actions/s", 1e9 / formatting)))
+      results += printedScoped(baseline: formatting)
     }
     results += traced(plain: plain)
     return results
   }
 
-  /// Tracing: the same bursts on a store traced to a temporary file (flushed, untimed, after each burst).
+  /// The printer's work for an action three cases deep (`.child(.child(.child(.increment)))`, each level a feature
+  /// `Scope`d into the next) changing the innermost state: bursts of 200, flushed and timed per action.
+  private static func printedScoped(baseline: Double) -> [BenchmarkResult] {
+    guard let printer = devNullPrinter() else { return [] }
+    let printed = Store(initialState: BenchState()) { ScopedRootFeature().printChanges(to: printer) }
+    let burst = 200
+    var printerSamples: [Double] = []
+    for _ in 0..<101 {
+      for _ in 0..<burst { printed.send(.child(.child(.child(.increment)))) }
+      let start = DispatchTime.now().uptimeNanoseconds
+      printer.flush()
+      printerSamples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(burst))
+    }
+    let formatting = medianOf(printerSamples)
+    return [
+      BenchmarkResult(
+        name: "printChanges: formatting + writing, an action three cases deep (per action)", nsPerOp: formatting,
+        baselineName: "the same for `.increment`", baselineNsPerOp: baseline, target: "reference")
+    ]
+  }
+
+  /// Tracing: the same bursts on a store traced to a temporary file (flushed, untimed, after each burst), against
+  /// its floor in the same bursts: a store whose no-op instrument asks for reducer timing (the two clock readings a
+  /// traced action needs).
   private static func traced(plain: Store<BenchState, BenchAction>) -> [BenchmarkResult] {
     let url = FileManager.default.temporaryDirectory
       .appendingPathComponent("unidirectional-bench-\(ProcessInfo.processInfo.processIdentifier).trace.json")
@@ -111,19 +141,29 @@ enum InstrumentationBenchmarks {
       let store = Store(initialState: BenchState(), instruments: [tracer.instrument(for: BenchFeature.self)]) {
         BenchFeature()
       }
+      let timed = Store(initialState: BenchState(), instruments: [NoOpInstrument(measuresTime: true)]) {
+        BenchFeature()
+      }
       let burst = 1_000
       var plainBursts: [Double] = []
+      var timedBursts: [Double] = []
       var tracedBursts: [Double] = []
       for _ in 0..<201 {
         plainBursts.append(measure(iterations: burst) { plain.send(.increment) })
+        timedBursts.append(measure(iterations: burst) { timed.send(.increment) })
         tracedBursts.append(measure(iterations: burst) { store.send(.increment) })
         try tracer.flush()
       }
       try tracer.close()
+      let timing = medianOf(timedBursts)
       return [
         BenchmarkResult(
+          name: "send, instrument with reducer timing (no-op, same bursts)", nsPerOp: timing,
+          baselineName: "send (same bursts)", baselineNsPerOp: medianOf(plainBursts),
+          target: "reference: the tracer's floor"),
+        BenchmarkResult(
           name: "send, traced by StoreTracer (sender)", nsPerOp: medianOf(tracedBursts),
-          baselineName: "send (same bursts)", baselineNsPerOp: medianOf(plainBursts), target: "reference")
+          baselineName: "timing instrument (same bursts)", baselineNsPerOp: timing, target: "≤ 1.3× timing instrument"),
       ]
     } catch {
       FileHandle.standardError.write(Data("trace benchmark failed: \(error)\n".utf8))

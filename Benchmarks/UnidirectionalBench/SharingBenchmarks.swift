@@ -2,7 +2,8 @@ import Foundation
 import Unidirectional
 
 /// Shared state and identified arrays against their plain counterparts: a `@Shared` read and a `withLock` write
-/// against a plain property, `IdentifiedArray.sort` against `Array.sort`, and how many writes a debounced
+/// against a plain property (with two references for the read: one shared value read through many copies, and a
+/// plain object's property), `IdentifiedArray.sort` against `Array.sort`, and how many writes a debounced
 /// `.fileStorage` makes for 1,000 changes.
 enum SharingBenchmarks {
   struct PlainState {
@@ -13,16 +14,29 @@ enum SharingBenchmarks {
     @Shared var count: Int
   }
 
+  /// A plain object's property: the floor of any read through a reference to one of many objects.
+  final class Counter {
+    var count: Int
+    init(count: Int) { self.count = count }
+  }
+
   struct Row: Identifiable, Sendable {
     let id: Int
     var rank: Int
   }
 
-  @inline(never)
-  static func readPlain(_ state: PlainState) -> Int { state.count }
+  // Reads of a state as a reducer reads its state, `inout` (each an element of a table, read in place): read from a
+  // copy, or from memory the compiler cannot prove unchanged during the read, a state holding references retains
+  // and releases them around the read, which neither the plain side nor a reducer's read pays.
 
   @inline(never)
-  static func readShared(_ state: SharedState) -> Int { state.count }
+  static func readPlain(_ state: inout PlainState) -> Int { state.count }
+
+  @inline(never)
+  static func readShared(_ state: inout SharedState) -> Int { state.count }
+
+  @inline(never)
+  static func readObject(_ counter: inout Counter) -> Int { counter.count }
 
   @inline(never)
   static func writePlain(_ state: inout PlainState) { state.count &+= 1 }
@@ -34,9 +48,10 @@ enum SharingBenchmarks {
   static func profile(_ name: String, iterations: Int) -> Bool {
     switch name {
     case "shared_read":
-      let state = opaque(SharedState(count: Shared(value: 0)))
+      let state = table([SharedState(count: Shared(value: 0))])
+      defer { free(state, count: 1) }
       var sum = 0
-      for _ in 0..<iterations { sum &+= readShared(state) }
+      for _ in 0..<iterations { sum &+= readShared(&state[0]) }
       blackHole(sum)
     case "shared_write":
       let state = opaque(SharedState(count: Shared(value: 0)))
@@ -60,28 +75,54 @@ enum SharingBenchmarks {
     let iterations = 2_000_000
     // Each read takes a different value from a small table: a read of one loop-invariant value is hoisted out of
     // the loop (0 ns per read), the table keeps both sides honest at the same cost of one index.
-    let plainStates = opaque((0..<1_024).map { PlainState(count: $0) })
-    let sharedStates = opaque((0..<1_024).map { SharedState(count: Shared(value: $0)) })
-    let plainRead = await median(rounds: rounds) {
+    let plainStates = table((0..<1_024).map { PlainState(count: $0) })
+    let sharedStates = table((0..<1_024).map { SharedState(count: Shared(value: $0)) })
+    // References: one shared value read through 1,024 copies (what a read costs when its value is in the cache),
+    // and a plain object's property read through 1,024 objects (what reaching 1,024 objects costs by itself).
+    let oneShared = Shared(value: 7)
+    let sameSharedStates = table((0..<1_024).map { _ in SharedState(count: oneShared) })
+    let objects = table((0..<1_024).map { Counter(count: $0) })
+    defer {
+      free(plainStates, count: 1_024)
+      free(sharedStates, count: 1_024)
+      free(sameSharedStates, count: 1_024)
+      free(objects, count: 1_024)
+    }
+    // Interleaved rounds: a slow moment of the machine slows both sides alike.
+    var plainReads: [Double] = []
+    var sharedReads: [Double] = []
+    var oneSharedReads: [Double] = []
+    var objectReads: [Double] = []
+    for _ in 0..<rounds {
       var sum = 0
       var index = 0
-      let result = measure(iterations: iterations) {
-        sum &+= readPlain(plainStates[index & 1_023])
-        index &+= 1
-      }
+      plainReads.append(
+        measure(iterations: iterations) {
+          sum &+= readPlain(&plainStates[index & 1_023])
+          index &+= 1
+        })
+      index = 0
+      sharedReads.append(
+        measure(iterations: iterations) {
+          sum &+= readShared(&sharedStates[index & 1_023])
+          index &+= 1
+        })
+      index = 0
+      oneSharedReads.append(
+        measure(iterations: iterations) {
+          sum &+= readShared(&sameSharedStates[index & 1_023])
+          index &+= 1
+        })
+      index = 0
+      objectReads.append(
+        measure(iterations: iterations) {
+          sum &+= readObject(&objects[index & 1_023])
+          index &+= 1
+        })
       blackHole(sum)
-      return result
     }
-    let sharedRead = await median(rounds: rounds) {
-      var sum = 0
-      var index = 0
-      let result = measure(iterations: iterations) {
-        sum &+= readShared(sharedStates[index & 1_023])
-        index &+= 1
-      }
-      blackHole(sum)
-      return result
-    }
+    let plainRead = medianOf(plainReads)
+    let sharedRead = medianOf(sharedReads)
     let plainWrite = await median(rounds: rounds) {
       var state = opaque(PlainState())
       let result = measure(iterations: iterations) { writePlain(&state) }
@@ -118,6 +159,13 @@ enum SharingBenchmarks {
         name: "shared_read", nsPerOp: sharedRead, baselineName: "plain property read", baselineNsPerOp: plainRead,
         target: "≤ 10× plain read"),
       BenchmarkResult(
+        name: "shared_read, one value (1,024 copies of one Shared)", nsPerOp: medianOf(oneSharedReads),
+        baselineName: "plain property read", baselineNsPerOp: plainRead, target: "reference: the read in cache"),
+      BenchmarkResult(
+        name: "class property read (1,024 objects)", nsPerOp: medianOf(objectReads),
+        baselineName: "plain property read", baselineNsPerOp: plainRead,
+        target: "reference: reaching 1,024 objects"),
+      BenchmarkResult(
         name: "shared_withLock_write", nsPerOp: sharedWrite, baselineName: "plain property write",
         baselineNsPerOp: plainWrite, target: "ratio reported"),
       BenchmarkResult(
@@ -152,6 +200,18 @@ enum SharingBenchmarks {
     precondition(saved == changes, "the coalesced write did not hold the last value")
     return (writesBefore + 1, Double(end - start) / Double(changes))
   }
+}
+
+/// `values` in memory of their own, hidden from the optimizer (free it with `free(_:count:)`).
+private func table<T>(_ values: [T]) -> UnsafeMutablePointer<T> {
+  let pointer = UnsafeMutablePointer<T>.allocate(capacity: values.count)
+  pointer.initialize(from: values, count: values.count)
+  return opaque(pointer)
+}
+
+private func free<T>(_ pointer: UnsafeMutablePointer<T>, count: Int) {
+  pointer.deinitialize(count: count)
+  pointer.deallocate()
 }
 
 /// A deterministic random number generator (SplitMix64), so every run sorts the same rows.

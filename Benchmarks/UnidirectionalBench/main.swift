@@ -37,6 +37,14 @@ if arguments.dropFirst().first == "sharing" {
   exit(results.isEmpty ? 1 : 0)
 }
 
+if arguments.dropFirst().first == "observing" {
+  // Only what seeing a running store costs: instruments, printChanges, the tracer, recording, each next to its
+  // floor: `unidirectional-bench observing [--json]`.
+  let results = await InstrumentationBenchmarks.all(rounds: rounds) + RecordingSendBenchmarks.all(rounds: rounds)
+  print(json ? results.map(\.jsonLine).joined(separator: "\n") : BenchmarkResult.table(results))
+  exit(results.isEmpty ? 1 : 0)
+}
+
 if arguments.dropFirst().first == "stores" {
   // Only the many-stores cases: `unidirectional-bench stores [--json] [--count N]` (default: 100k and 1M stores).
   let counts = arguments.firstIndex(of: "--count").flatMap { index in

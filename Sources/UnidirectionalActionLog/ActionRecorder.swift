@@ -127,7 +127,13 @@ public final class ActionRecorder: Sendable {
   /// Blocks until a send has waited for the writer because the buffer was full; `false` if none did within
   /// `timeout` (a bound for a broken build, not a pace).
   func waitForBackPressure(timeout: Duration) -> Bool {
-    storage.withLock { $0.session }?.waitForBackPressure(timeout: timeout) ?? false
+    waitForWriter(timeout: timeout) { $0.backPressureWaits > 0 }
+  }
+
+  /// Blocks until `condition` holds for the recording's progress; `false` if it did not within `timeout` (a bound for
+  /// a broken build, not a pace) or nothing is recorded. Call after the store started.
+  func waitForWriter(timeout: Duration, until condition: (RecordingProgress) -> Bool) -> Bool {
+    storage.withLock { $0.session }?.waitForWriter(timeout: timeout, until: condition) ?? false
   }
 
   /// The feature name a recording of `reducer` gets when none is given: the reducer's type name without its

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Unidirectional
 
 /// The typed half of a recording: buffers what a store reduces and writes it on a dedicated thread.
@@ -6,12 +7,15 @@ import Unidirectional
 /// Send path: the store's instrument calls ``append(_:origin:state:)`` with the store's lock held, so appends never overlap and
 /// arrive in processing order. An append copies the action (and the state, for fingerprints) into the current
 /// chunk with the clock's reading: no allocation, no lock of its own, no syscall. Only when a chunk fills
-/// (every ``chunkCapacity`` actions) or when an append starts a fresh one does it take the recording's mutex
-/// to hand the chunk over or to arm the writer.
+/// (every ``chunkCapacity`` actions) does it take the recording's mutex to hand the chunk over, and when an append
+/// starts a fresh one while the writer sleeps, to wake it.
 ///
-/// Writer thread: encodes chunks to canonical JSON lines and writes them with `write(2)`. It collects the
-/// partial chunk under the store's lock (``StoreLock``) every `flushInterval` while actions are pending,
-/// and callers of `flush`/`close` collect it the same way, so the last actions are never left behind.
+/// Writer thread: encodes chunks to canonical JSON lines and writes them with `write(2)`. Once woken it polls:
+/// every `flushInterval` it collects the partial chunk under the store's lock (``StoreLock``), until an interval
+/// passes in which nothing was collected or handed over; then it sleeps until a send wakes it. So a busy store's
+/// sends never wake it (waking it cost the sender a syscall and put the writer on the other core, about 10 ns a
+/// send in bursts of 1,000), and an idle store's writer does not wake up. Callers of `flush`/`close` collect the
+/// partial chunk the same way, so the last actions are never left behind.
 ///
 /// Bound: at most `maximumPending` actions (64 Ki by default) wait for the writer; beyond that an append waits
 /// for it (back-pressure) rather than dropping actions or growing without limit.
@@ -24,9 +28,9 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
   private let copy: Copy
   /// Whether each buffered action keeps the state after it (for fingerprints and written states).
   private let withStates: Bool
-  private let fingerprints: Bool
-  private let writesStates: Bool
-  private let file: ActionLogFile
+  let fingerprints: Bool
+  let writesStates: Bool
+  let file: ActionLogFile
   private let flushInterval: Duration
   private let issueReporter: IssueReporter
   private let maximumPending: Int
@@ -37,8 +41,14 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
   private var queue: [Chunk] = []
   private var spare: [Chunk] = []
   private var pendingCount = 0
-  /// The producer may hold actions the writer has not collected.
+  /// The writer polls: the producer may hold actions it has not collected.
   private var armed = false
+  /// `armed`, for the send path to read without the mutex: set with `signal` held, cleared with `signal` and the
+  /// store's lock held (or once the store is gone), so a send that sees it set is collected by the writer's next
+  /// poll.
+  private let polling = Atomic<Bool>(false)
+  /// A chunk was handed to the writer since its last poll.
+  private var queuedSincePoll = false
   /// The writer is collecting the partial chunk and may be waiting for the store's lock.
   private var collecting = false
   private var producerGone = false
@@ -104,9 +114,15 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
     producer.pointee.count = index + 1
   }
 
-  /// Hands a full chunk to the writer, or arms the writer for a fresh one. Returns `false` once closed.
+  /// Hands a full chunk to the writer, or arms the writer for a fresh one if it is not polling. Returns `false` once
+  /// closed.
   @inline(never)
   private func prepareChunk() -> Bool {
+    if producer.pointee.count == 0, !producer.pointee.isClosed, polling.load(ordering: .relaxed) {
+      // A fresh chunk while the writer polls: its next poll collects it.
+      producer.pointee.limit = Self.chunkCapacity
+      return true
+    }
     if producer.pointee.isClosed {
       producer.pointee.dropped += 1
       if producer.pointee.dropped == 1 {
@@ -130,6 +146,7 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
       }
     }
     armed = true
+    polling.store(true, ordering: .relaxed)
     signal.broadcast()
     signal.unlock()
     producer.pointee.limit = current.capacity
@@ -144,6 +161,7 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
     current.count = count
     current.firstSequence = producer.pointee.nextSequence
     queue.append(current)
+    queuedSincePoll = true
     pendingCount += count
     let chunk = spare.popLast() ?? Chunk(capacity: Self.chunkCapacity, withStates: withStates)
     current = chunk
@@ -156,15 +174,26 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
     producer.pointee.origins = chunk.origins
   }
 
-  /// Queues the partial chunk; returns the last sequence number queued. Call with the producer excluded.
-  private func collectPartialChunk(closing: Bool) -> UInt64 {
+  /// Queues the partial chunk; returns the last sequence number queued. Call with the producer excluded. The
+  /// writer's `poll` that finds nothing, after an interval in which nothing was handed over, stops its polling.
+  private func collectPartialChunk(closing: Bool, poll: Bool = false) -> UInt64 {
     signal.lock()
     defer { signal.unlock() }
+    let found = producer.pointee.count > 0
+    if poll {
+      if !found, !queuedSincePoll {
+        armed = false
+        polling.store(false, ordering: .relaxed)
+      }
+      queuedSincePoll = false
+    }
     queueCurrentChunk()
-    armed = false
     if closing {
       producer.pointee.isClosed = true
       producer.pointee.limit = 0
+      // Nothing more to collect.
+      armed = false
+      polling.store(false, ordering: .relaxed)
     }
     signal.broadcast()
     return producer.pointee.nextSequence - 1
@@ -175,6 +204,7 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
     signal.lock()
     queueCurrentChunk()
     armed = false
+    polling.store(false, ordering: .relaxed)
     producerGone = true
     signal.broadcast()
     signal.unlock()
@@ -201,11 +231,11 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
     signal.unlock()
   }
 
-  func waitForBackPressure(timeout: Duration) -> Bool {
+  func waitForWriter(timeout: Duration, until condition: (RecordingProgress) -> Bool) -> Bool {
     let deadline = ContinuousClock.now.advanced(by: timeout)
     signal.lock()
     defer { signal.unlock() }
-    while backPressureWaits == 0 {
+    while !condition(RecordingProgress(written: written, polls: armed, backPressureWaits: backPressureWaits)) {
       let now = ContinuousClock.now
       if now >= deadline { return false }
       signal.wait(timeout: now.duration(to: deadline))
@@ -324,7 +354,7 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
   private func collectFromWriter() {
     collecting = true
     signal.unlock()
-    let collected = storeLock?.withLock { _ = collectPartialChunk(closing: false) } != nil
+    let collected = storeLock?.withLock { _ = collectPartialChunk(closing: false, poll: true) } != nil
     signal.lock()
     collecting = false
     // The store is being released: its instrument goes next, and `producerDidFinish` queues the last actions.
@@ -350,48 +380,5 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
     for waiter in flushWaiters { waiter.continuation.resume() }
     flushWaiters = []
     signal.broadcast()
-  }
-
-  /// Encodes and writes a batch of chunks; returns the first error.
-  private func write(_ batch: [Chunk]) -> ActionLogError? {
-    var output: [UInt8] = []
-    output.reserveCapacity(256 << 10)
-    var encodingError: ActionLogError?
-    var actionBytes: [UInt8] = []
-    var stateBytes: [UInt8] = []
-    for chunk in batch {
-      for index in 0..<chunk.count {
-        let sequence = chunk.firstSequence + UInt64(index)
-        let origin = chunk.origins[index]
-        let nanoseconds = chunk.times[index]
-        do {
-          actionBytes.removeAll(keepingCapacity: true)
-          try CanonicalJSONEncoder.encode(chunk.actions[index], appendingTo: &actionBytes)
-          var fingerprint: ActionLogFingerprint?
-          if fingerprints, let states = chunk.states { fingerprint = try ActionLogFingerprint(of: states[index]) }
-          stateBytes.removeAll(keepingCapacity: true)
-          if writesStates, let states = chunk.states {
-            try CanonicalJSONEncoder.encode(states[index], appendingTo: &stateBytes)
-          }
-          ActionLogFormat.appendEntry(
-            sequence: sequence, origin: origin, nanoseconds: nanoseconds, action: actionBytes,
-            fingerprint: fingerprint, state: writesStates ? stateBytes : nil, to: &output)
-        } catch {
-          let reason = ActionLogDecoding.reason(error)
-          ActionLogFormat.appendUnencodable(
-            sequence: sequence, origin: origin, nanoseconds: nanoseconds, reason: reason, to: &output)
-          if encodingError == nil {
-            // The type only, never the value: a value that failed to encode was not redacted either.
-            encodingError = .encodingFailed(reason: "action #\(sequence) (\(typeName(Action.self))): \(reason)")
-          }
-        }
-        if output.count >= 192 << 10 {
-          if let error = file.write(output) { return error }
-          output.removeAll(keepingCapacity: true)
-        }
-      }
-    }
-    if let error = file.write(output) { return error }
-    return encodingError
   }
 }

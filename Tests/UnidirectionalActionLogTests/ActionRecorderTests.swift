@@ -153,6 +153,28 @@ final class ActionRecorderTests: XCTestCase {
     XCTAssertTrue(lines[count].hasPrefix(#"{"seq":\#(count),"origin":"sent","#), lines[count])
   }
 
+  /// Without flushes: the first send wakes the writer, which then collects what is sent every flush interval by
+  /// itself; after an interval with nothing to collect it stops, and the next send wakes it again.
+  func testTheWriterCollectsByItselfAndIsWokenAgainAfterFallingIdle() async throws {
+    let folder = try ScratchFolder(self)
+    let url = folder.file("session.jsonl")
+    let recorder = try ActionRecorder(
+      fileURL: url, feature: nil, fingerprints: true, flushInterval: .milliseconds(1), maximumPending: 65_536)
+    let store = Store(initialState: LoggedCounter.State(), recordingTo: recorder) {
+      LoggedCounter()
+    } withDependencies: {
+      $0.clock = ImmediateClock()
+    }
+    for _ in 0..<3 { store.send(.increment) }
+    XCTAssertTrue(recorder.waitForWriter(timeout: .seconds(60)) { $0.written == 3 }, "the writer never collected")
+    XCTAssertTrue(recorder.waitForWriter(timeout: .seconds(60)) { !$0.polls }, "the writer never stopped polling")
+    store.send(.increment)
+    XCTAssertTrue(recorder.waitForWriter(timeout: .seconds(60)) { $0.written == 4 }, "the send did not wake it")
+    try await recorder.close()
+    XCTAssertEqual(store.count, 4)
+    XCTAssertEqual(try lines(of: url).count, 5)
+  }
+
   func testConcurrentSendersAreRecordedInTheOrderTheStoreReducedThem() async throws {
     let folder = try ScratchFolder(self)
     let url = folder.file("session.jsonl")

@@ -124,6 +124,16 @@ struct EnumMetadata: @unchecked Sendable {
     return (type, isIndirect)
   }
 
+  /// The name of the case with `tag`, as `Mirror` labels it.
+  func caseName(ofTag tag: UInt32) -> String? {
+    guard tag < caseCount else { return nil }
+    let fields = Self.relative(descriptor + 16)
+    let recordSize = Int(fields.load(fromByteOffset: 10, as: UInt16.self))
+    let record = fields + 16 + Int(tag) * recordSize
+    guard record.load(fromByteOffset: 8, as: Int32.self) != 0 else { return nil }
+    return String(cString: Self.relative(record + 8).assumingMemoryBound(to: CChar.self))
+  }
+
   /// The address a 32-bit relative pointer at `address` points to.
   private static func relative(_ address: UnsafeRawPointer) -> UnsafeRawPointer {
     address + Int(address.load(as: Int32.self))

@@ -106,7 +106,7 @@ final class PayloadCases: Sendable {
 
   /// A tuple's element types: after its kind, element count and labels, two words each (a type and an offset).
   /// The same types in the same order lay out at the same offsets, labels or not.
-  private static func tupleElements(_ metadata: UnsafeRawPointer) -> [Any.Type] {
+  static func tupleElements(_ metadata: UnsafeRawPointer) -> [Any.Type] {
     let word = MemoryLayout<UnsafeRawPointer>.size
     let count = metadata.load(fromByteOffset: word, as: Int.self)
     return (0..<count).map { metadata.load(fromByteOffset: 3 * word + $0 * 2 * word, as: Any.Type.self) }

@@ -54,20 +54,23 @@ package func diff<T>(_ old: T, _ new: T, asserting tracker: SharedChangeTracker)
   return diff(oldNode, newNode)
 }
 
-/// The diffs of one reducer's consecutive state changes, dumping each state once: a state that is the same value
-/// as the one just dumped — the state after one action is usually the state before the next, and an action that
-/// changes nothing leaves the same state — reuses that dump instead of reflecting it again.
+/// The diffs of one reducer's consecutive state changes, each state dumped from the one before: a state that is
+/// the same value as the one just dumped — the state after one action is usually the state before the next, and an
+/// action that changes nothing leaves the same state — reuses that dump, and a state that differs is dumped by
+/// ``IncrementalDump``, which redoes only the parts whose bytes changed.
 ///
 /// ```swift
 /// var dumps = ConsecutiveStateDumps<Counter.State>()
-/// dumps.diff(from: State(count: 0), to: State(count: 1))  // dumps both
+/// dumps.diff(from: State(count: 0), to: State(count: 1))  // dumps `count: 0`'s state, then only `count: 1`
 /// dumps.diff(from: State(count: 1), to: State(count: 2))  // dumps only `count: 2`
 /// ```
 ///
 /// "The same value" is the same bytes: two copies of a value with the same bytes hold the same numbers and the same
 /// references (to copy-on-write storage that is immutable while both copies share it), so they dump alike. Equal
-/// values in different bytes are dumped again, which costs time, never correctness. A reference to a mutable object
-/// is dumped as it is when dumped, as it always was. The cost: one copy of the last state dumped stays alive (what it
+/// values in different bytes are dumped again, which costs time, never correctness. For a whole state, the same
+/// bytes are taken for the same dump, as they always were (a reference to a mutable object is dumped as it is when
+/// dumped); for a part of a state, only when its type's dump depends on nothing but its bytes (``DumpPurity``: not a
+/// shared value, a class or an existential). The cost: one copy of the last state dumped stays alive (what it
 /// references too) until the next change is printed.
 struct ConsecutiveStateDumps<State> {
   private var last: (state: State, node: DumpNode)?
@@ -76,20 +79,24 @@ struct ConsecutiveStateDumps<State> {
   mutating func diff(from before: State, to after: State) -> String? {
     if hasSameBytes(before, after) { return nil }
     let beforeNode = node(for: before)
-    let afterNode = node(for: after)
+    let afterNode = IncrementalDump.node(of: after, previous: before, previousNode: beforeNode)
     last = (after, afterNode)
     return Unidirectional.diff(beforeNode, afterNode)
   }
 
   private func node(for state: State) -> DumpNode {
-    if let last, hasSameBytes(last.state, state) { return last.node }
-    var builder = DumpBuilder()
-    return builder.node(for: state, depth: 0)
+    guard let last else {
+      var builder = DumpBuilder()
+      return builder.node(for: state, depth: 0)
+    }
+    if hasSameBytes(last.state, state) { return last.node }
+    // Changed since (a parent changed this reducer's state between its actions): dumped from the last state.
+    return IncrementalDump.node(of: state, previous: last.state, previousNode: last.node)
   }
 }
 
 /// Whether two values are stored in the same bytes (padding included, so equal values may still differ).
-private func hasSameBytes<T>(_ first: T, _ second: T) -> Bool {
+func hasSameBytes<T>(_ first: T, _ second: T) -> Bool {
   withUnsafeBytes(of: first) { first in
     withUnsafeBytes(of: second) { second in
       guard let firstBytes = first.baseAddress, let secondBytes = second.baseAddress else {

@@ -187,7 +187,7 @@ struct DumpBuilder {
     case .anyHashable:
       if let hashable = value as? AnyHashable { return node(for: hashable.base, depth: depth) }
     case .reflected:
-      break
+      if let node = EnumCaseDumps.node(of: value, depth: depth, builder: &self) { return node }
     }
 
     let mirror = Mirror(reflecting: value)

@@ -24,10 +24,11 @@ enum DumpKind: Sendable {
   static func of(_ value: Any) -> DumpKind {
     let type = type(of: value)
     // Casts look inside these two, so what they are depends on the value they hold, not on their type: an optional
-    // is walked (its wrapped value gets its own kind), an `AnyHashable` dumped as its base.
+    // is walked (its wrapped value gets its own kind), an `AnyHashable` dumped as its base. An optional type is
+    // recognized once (a conformance lookup per value cost more than the cache's lookup), before any cast.
     if type == AnyHashable.self { return .anyHashable }
-    if type is any OptionalDumping.Type { return .reflected }
     return cache.value(for: type) {
+      if type is any OptionalDumping.Type { return .reflected }
       if value is any CustomDumpStringConvertible { return .custom }
       if value is any CustomDumpRepresentable { return .representable }
       if DumpBuilder.primitive(value) != nil { return .primitive }

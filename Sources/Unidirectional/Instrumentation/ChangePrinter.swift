@@ -13,8 +13,10 @@ import Foundation
 /// Each action is printed as `action: …` and the diff of the state it changed (``diff(_:_:)``, unchanged runs
 /// collapsed), or `(no state change)`. Secrets print as `<redacted>` wherever `customDump` hides them (`Redacted`,
 /// types that are ``CustomDumpStringConvertible``). At most `limit` (10,000) actions of each `printChanges()` reducer
-/// wait to be printed; past that the printer skips its actions and says how many. What is queued when the process
-/// exits normally is printed before it ends (see ``flush()`` to wait for it earlier).
+/// wait to be printed; past that the printer skips its actions and says how many. Changes are printed in batches, the
+/// first change of a batch waiting 10 ms for the others (a burst of actions is formatted after it rather than while
+/// it runs). What is queued when the process exits normally is printed before it ends (see ``flush()`` to wait for
+/// it earlier).
 public final class ChangePrinter: Sendable {
   /// Prints with `print`, in order with the host's own `print` output.
   public static let standardOutput = ChangePrinter { text in print(text, terminator: "") }

@@ -7,8 +7,11 @@ private let drainQueueKey = DispatchSpecificKey<ObjectIdentifier>()
 /// (formatting, writing) never runs on a store's sending thread.
 ///
 /// Appending is a short locked append; the first item of a batch schedules the drain, which takes everything
-/// pending at once. At most `limit` items wait: past that, items are dropped and the drain is told how many, so a
-/// slow terminal or disk cannot slow the store down or grow memory without bound.
+/// pending at once, ``delay`` later: a burst of items becomes one batch and one wakeup of the queue (waking it costs
+/// the appending thread about 5 µs, scheduling a later drain well under 1 µs), drained after the burst rather than on
+/// another core while it runs. ``flush()`` drains at once. At most `limit` items wait: past that, items are dropped
+/// and the drain is told how many, so a slow terminal or disk cannot slow the store down or grow memory without
+/// bound.
 ///
 /// The producer side is the sender's cost, so it is kept to the lock and an array append: the mutable state sits
 /// behind a pointer (a class's stored `var` would pay a dynamic exclusivity check on every append, about 190
@@ -72,13 +75,18 @@ final class DrainQueue<Item>: FlushableAtExit, @unchecked Sendable {
     if schedules { scheduleDrain() }
   }
 
+  /// How long the first item of a batch waits for the others before the batch is drained.
+  static var delay: DispatchTimeInterval { .milliseconds(10) }
+
   @usableFromInline
   func scheduleDrain() {
-    queue.async { self.drainPending() }
+    queue.asyncAfter(deadline: .now() + Self.delay) { self.drainPending() }
   }
 
   /// Returns once everything appended before the call has been drained.
   func flush() {
+    // Drained on the queue, not on the caller's thread (`sync` would run the block here).
+    queue.async { self.drainPending() }
     queue.sync {}
   }
 
@@ -93,6 +101,8 @@ final class DrainQueue<Item>: FlushableAtExit, @unchecked Sendable {
     pending.pointee.dropped = 0
     pending.pointee.isScheduled = false
     lock.unlock()
+    // A flush may have drained the batch a scheduled drain was for.
+    guard !draining.pointee.isEmpty || droppedCount > 0 else { return }
     drain(draining.pointee, droppedCount)
     draining.pointee.removeAll(keepingCapacity: true)
   }

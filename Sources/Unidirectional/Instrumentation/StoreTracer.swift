@@ -18,9 +18,11 @@ import Foundation
 /// mark where it was cancelled. Times are real (``InstrumentationClock``), in microseconds since the tracer was
 /// created. The events, and where their names are defined: <doc:SeeingARunningStore#The-trace-format>.
 ///
-/// Cost: the instrument measures every reducer (two clock readings) and queues each event; formatting and writing
-/// happen on a background queue. At most 100,000 events wait per store; past that events are dropped and counted
-/// in the trace (`dropped events` on the store's actions track).
+/// Cost: the instrument measures every reducer (two clock readings) and queues each event with the store's lock it
+/// already holds; formatting and writing happen on a background queue, in batches: a batch is drained 10 ms after
+/// its first event (so the file lags the store by as much), or at once by ``flush()`` and ``close()``. At most
+/// 100,000 events wait per store; past that events are dropped and counted in the trace (`dropped events` on the
+/// store's actions track).
 public final class StoreTracer: Sendable {
   /// The trace file.
   public let fileURL: URL
@@ -57,7 +59,7 @@ public final class StoreTracer: Sendable {
   /// ```
   @inlinable
   public func instrument<R: Reducer>(for reducer: R.Type) -> any StoreInstrument<R.State, R.Action> {
-    let events: DrainQueue<TraceItem<R.Action>> = newStoreEvents(for: reducer)
+    let events: TraceEvents<R.Action> = newStoreEvents(for: reducer)
     let instrument = TraceInstrument<R.State, R.Action>(
       events: events,
       appendAction: { action, reduction in events.append(.action(action, reduction)) },
@@ -68,14 +70,14 @@ public final class StoreTracer: Sendable {
 
   /// The event queue of the next store traced, named after `reducer`.
   @usableFromInline
-  func newStoreEvents<Action: Sendable>(for reducer: Any.Type) -> DrainQueue<TraceItem<Action>> {
+  func newStoreEvents<Action: Sendable>(for reducer: Any.Type) -> TraceEvents<Action> {
     let number = state.withLock { state in
       defer { state.nextStore += 1 }
       return state.nextStore
     }
     var format = TraceFormat(process: number, origin: origin)
     let name = typeName(reducer)
-    return DrainQueue(label: "Unidirectional.StoreTracer", limit: 100_000) { [weak self] items, dropped in
+    return TraceEvents(limit: 100_000) { [weak self] items, dropped in
       var lines: [String] = []
       for item in items {
         switch item {
@@ -95,7 +97,8 @@ public final class StoreTracer: Sendable {
     state.withLock { $0.stores.append(store) }
   }
 
-  /// Returns once every event observed before the call is in the file.
+  /// Returns once every event observed before the call is in the file. Not from inside a traced store's reducer or
+  /// instrument (they run with the store's lock held, which the tracer takes to collect its events).
   public func flush() throws(StoreTraceError) {
     for store in state.withLock({ $0.stores }) { store.flush() }
     if let failure = state.value.failure { throw failure }

@@ -1,11 +1,9 @@
-/// The instrument a ``StoreTracer`` gives each store: queues what the store does and formats it as trace events on a
-/// background queue.
+/// The instrument a ``StoreTracer`` gives each store: queues what the store does (``TraceEvents``, with the store's
+/// lock, no lock of its own) and formats it as trace events on a background queue.
 @usableFromInline
 final class TraceInstrument<State, Action: Sendable>: StoreInstrument, TracedStore, @unchecked Sendable {
-  @usableFromInline typealias Events = DrainQueue<TraceItem<Action>>
-
   @usableFromInline var measuresTime: Bool { true }
-  private let events: Events
+  private let events: TraceEvents<Action>
   /// Queue a reduced action and an effect event: made by the inlinable ``StoreTracer/instrument(for:)``, where
   /// `Action` is the app's own type, so queueing is specialized code (see ``TraceItem``).
   private let appendAction: (Action, Reduction) -> Void
@@ -13,7 +11,7 @@ final class TraceInstrument<State, Action: Sendable>: StoreInstrument, TracedSto
 
   @usableFromInline
   init(
-    events: Events, appendAction: @escaping (Action, Reduction) -> Void,
+    events: TraceEvents<Action>, appendAction: @escaping (Action, Reduction) -> Void,
     appendEffect: @escaping (EffectEvent) -> Void
   ) {
     self.events = events
@@ -23,6 +21,7 @@ final class TraceInstrument<State, Action: Sendable>: StoreInstrument, TracedSto
 
   @usableFromInline
   func storeDidStart(_ store: InstrumentedStore<State>) {
+    events.attach(store.lock)
     events.append(.start)
   }
 
@@ -43,7 +42,7 @@ final class TraceInstrument<State, Action: Sendable>: StoreInstrument, TracedSto
 
   @usableFromInline
   func finish(at time: UInt64) {
-    events.append(.finish(at: time), evenIfFull: true)
+    events.appendFromOutside(.finish(at: time))
     events.flush()
   }
 }

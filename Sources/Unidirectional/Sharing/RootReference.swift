@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Observation)
   import Observation
 #endif
@@ -5,21 +7,33 @@
 /// A reference that owns its value: what `Shared(value:)` makes, and (subclassed) a value kept by a persistence
 /// strategy.
 ///
-/// Locking: one recursive lock per value, held only while the value is read or changed, so a change may read the
-/// same shared value (or a view of it) again. Observers (`withObservationTracking`, SwiftUI) are told of a change
-/// before it (with the lock held, so that one reading on another thread waits for the new value) and after it.
+/// Locking: one recursive lock per value, held while the value is changed, so a change may read the same shared
+/// value (or a view of it) again. Observers (`withObservationTracking`, SwiftUI) are told of a change before it
+/// (with the lock held, so that one reading on another thread waits for the new value) and after it.
+///
+/// Reads of a value without references (`_isPOD`: numbers, flags, structs of them) take no lock: they are checked
+/// against `version`, a sequence lock's counter (odd while a change is in progress), and read again under the lock
+/// only if a change was in progress or ended meanwhile. Reads of other values take the lock: a copy made while
+/// another thread changes the value could retain a reference that thread is releasing.
 @usableFromInline
 class RootReference<Value>: WritableReference<Value>, @unchecked Sendable {
-  @usableFromInline let lock = RecursiveLock()
-  /// Guarded by `lock`. Behind a pointer, without exclusivity checks: a change may read the value it is changing
-  /// (through a view of it, on the same thread), which a stored property's dynamic exclusivity check would trap.
-  @usableFromInline let storage: UnsafeMutablePointer<Value>
-  /// Test stores that hold this value in their state: a change that comes from outside them (the file changed) is
-  /// recorded in each, to be asserted like a state change. Guarded by `lock`.
-  private var watchers: [WeakTracker] = []
+  // What a read touches comes first, so that a small value shares a cache line with them.
+  /// Even when no change is in progress; made odd (with `lock` held) for the span of each change, then even again:
+  /// a read that saw the same even number before and after copying the value copied a whole one.
+  @usableFromInline let version = Atomic<UInt>(0)
   /// What observers register with: a plain class, so that registering a read involves no generic metadata (a key
   /// path into this generic class would be instantiated anew at each read: ~10,000 instructions).
   @usableFromInline let observable = ObservableValue()
+  /// The key path a read registers with `observable`, kept here: on the cache line a read loads anyway.
+  @usableFromInline let observedKeyPath = ObservableValue.observedKeyPath
+  /// The value. Changed with `lock` held. Stored in the object (one cache line less per read than a separate
+  /// allocation) without exclusivity checks: a change may read the value it is changing (through a view of it, on
+  /// the same thread), which a dynamic exclusivity check would trap.
+  @exclusivity(unchecked) @usableFromInline final var current: Value
+  @usableFromInline let lock = RecursiveLock()
+  /// Test stores that hold this value in their state: a change that comes from outside them (the file changed) is
+  /// recorded in each, to be asserted like a state change. Guarded by `lock`.
+  private var watchers: [WeakTracker] = []
   /// How many changes were made through ``withLock(_:)``. Guarded by `lock`.
   private var changeCount: UInt64 = 0
   /// The number of the last change handed to ``didChange(to:)``. Guarded by `saveLock`, which orders the hand-offs:
@@ -29,13 +43,7 @@ class RootReference<Value>: WritableReference<Value>, @unchecked Sendable {
   private let saveLock = RecursiveLock()
 
   init(value: Value) {
-    storage = .allocate(capacity: 1)
-    storage.initialize(to: value)
-  }
-
-  deinit {
-    storage.deinitialize(count: 1)
-    storage.deallocate()
+    current = value
   }
 
   override var value: Value { read() }
@@ -43,10 +51,26 @@ class RootReference<Value>: WritableReference<Value>, @unchecked Sendable {
   /// The live value: what a `Shared` read inlines, specialized for its type (no value witness calls).
   @inlinable
   final func read() -> Value {
-    observable.access()
+    observable.access(observedKeyPath)
+    if _isPOD(Value.self) {
+      // The sequence lock's read: a copy of bytes only, kept if no change began or ended while it was made.
+      let before = version.load(ordering: .acquiring)
+      if before & 1 == 0 {
+        let value = current
+        atomicMemoryFence(ordering: .acquiring)
+        if version.load(ordering: .relaxed) == before { return value }
+      }
+    }
+    return lockedRead()
+  }
+
+  /// The value read with the lock held: a value with references, or one being changed (on another thread, which
+  /// this waits for, or on this one, inside the change).
+  @usableFromInline
+  final func lockedRead() -> Value {
     lock.lock()
     defer { lock.unlock() }
-    return storage.pointee
+    return current
   }
 
   override var root: AnyObject { self }
@@ -69,11 +93,11 @@ class RootReference<Value>: WritableReference<Value>, @unchecked Sendable {
     let tracker = SharedChangeTracker.inCurrentContext
     return try mutating {
       let (result, change) = try lock.withLock { () throws -> (R, (value: Value, number: UInt64)?) in
-        tracker?.track(self, before: storage.pointee)
-        let result = try body(&storage.pointee)
+        tracker?.track(self, before: current)
+        let result = try body(&current)
         guard savesChanges else { return (result, nil) }
         changeCount += 1
-        return (result, (storage.pointee, changeCount))
+        return (result, (current, changeCount))
       }
       if let change { save(change.value, change: change.number) }
       return result
@@ -85,11 +109,11 @@ class RootReference<Value>: WritableReference<Value>, @unchecked Sendable {
   /// A value equal to the current one changes nothing: observers are not told, and no test store records a change
   /// (a key may yield what it already holds: `UserDefaults` announces a change to any of its keys).
   func replaceFromStorage(_ newValue: Value) {
-    if lock.withLock({ isKnownEqual(storage.pointee, newValue) }) { return }
+    if lock.withLock({ isKnownEqual(current, newValue) }) { return }
     mutating {
       lock.withLock {
-        for watcher in watchers { watcher.tracker?.track(self, before: storage.pointee) }
-        storage.pointee = newValue
+        for watcher in watchers { watcher.tracker?.track(self, before: current) }
+        current = newValue
       }
     }
   }
@@ -127,6 +151,15 @@ class RootReference<Value>: WritableReference<Value>, @unchecked Sendable {
   private func mutating<R>(_ body: () throws -> R) rethrows -> R {
     defer { observable.didChange() }
     return try lock.withLock {
+      // Odd for the outermost change on this thread (a change inside a change finds it odd already): lock-free reads
+      // on other threads then wait for the lock, as they did before the version existed.
+      let outer = version.load(ordering: .relaxed)
+      let isOutermost = outer & 1 == 0
+      if isOutermost {
+        version.store(outer &+ 1, ordering: .relaxed)
+        atomicMemoryFence(ordering: .releasing)
+      }
+      defer { if isOutermost { version.store(outer &+ 2, ordering: .releasing) } }
       observable.willChange()
       return try body()
     }
@@ -137,16 +170,28 @@ class RootReference<Value>: WritableReference<Value>, @unchecked Sendable {
 @usableFromInline
 final class ObservableValue: Sendable {
   #if canImport(Observation)
-    private let registrar = ObservationRegistrar()
-    /// Made once: a key path literal is looked up in the runtime's cache at every use, a third of a read's cost.
+    @usableFromInline let registrar = ObservationRegistrar()
+    /// What observers register: made once (a key path literal is looked up in the runtime's cache at every use, a
+    /// third of a read's cost).
     private static let valueKeyPath = \ObservableValue.value
   #endif
 
-  /// Registers a read with the observation tracking in progress on this thread, if any.
-  @usableFromInline
-  func access() {
+  /// The key path a read registers, for its reference to keep (see ``access(_:)``).
+  static var observedKeyPath: ObservedKeyPath {
     #if canImport(Observation)
-      registrar.access(self, keyPath: Self.valueKeyPath)
+      ObservedKeyPath(keyPath: valueKeyPath)
+    #else
+      ObservedKeyPath()
+    #endif
+  }
+
+  /// Registers a read with the observation tracking in progress on this thread, if any. The key path comes from the
+  /// caller (``RootReference`` keeps it beside the value): read from this object, it was one more cache line to load
+  /// per read (a static one, a lazy initializer's check).
+  @inlinable
+  func access(_ observed: ObservedKeyPath) {
+    #if canImport(Observation)
+      registrar.access(self, keyPath: observed.keyPath)
     #endif
   }
 
@@ -169,6 +214,14 @@ final class ObservableValue: Sendable {
 #if canImport(Observation)
   extension ObservableValue: Observable {}
 #endif
+
+/// The key path an ``ObservableValue`` registers reads of.
+@usableFromInline
+struct ObservedKeyPath: Sendable {
+  #if canImport(Observation)
+    @usableFromInline let keyPath: KeyPath<ObservableValue, Void> & Sendable
+  #endif
+}
 
 private struct WeakTracker {
   weak var tracker: SharedChangeTracker?

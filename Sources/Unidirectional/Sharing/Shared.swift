@@ -19,19 +19,21 @@
 /// A value can also live in a persistence strategy: `@Shared(.fileStorage(url)) var syncUps: [SyncUp] = []`,
 /// `.inMemory("key")`, `.appStorage("key")`, or your own ``SharedKey``.
 ///
-/// Change it with ``withLock(_:fileID:line:)``, which holds the value's lock for the change; reads take the same
-/// lock briefly. In a `TestStore`, a change an action makes is asserted in that action's closure like any other
+/// Change it with ``withLock(_:fileID:line:)``, which holds the value's lock for the change; reads of a value without
+/// references take no lock (they check a version the change bumps), others take the lock briefly. In a `TestStore`, a change an action makes is asserted in that action's closure like any other
 /// state change: `await store.send(.titleChanged("Retro")) { $0.$syncUp.withLock { $0.title = "Retro" } }`.
 @propertyWrapper
 @dynamicMemberLookup
 public struct Shared<Value>: @unchecked Sendable {
   @usableFromInline let reference: WritableReference<Value>
   /// The reference itself when it owns the value (not a view of another): reads go straight to its storage.
-  @usableFromInline let root: RootReference<Value>?
+  /// Unmanaged: `reference` keeps it alive, and a read through a strong one retained and released it around the read
+  /// whenever the `Shared` was read in place (in a store's state, through `inout`).
+  @usableFromInline let root: Unmanaged<RootReference<Value>>?
 
   init(reference: WritableReference<Value>) {
     self.reference = reference
-    self.root = reference as? RootReference<Value>
+    self.root = (reference as? RootReference<Value>).map { Unmanaged.passUnretained($0) }
   }
 
   /// A new shared value, not persisted: the features it is handed to share it.
@@ -57,7 +59,8 @@ public struct Shared<Value>: @unchecked Sendable {
     // Inlinable, so that a read is specialized for the caller's type (no generic metadata to look up).
     @inlinable get {
       if isAssertingSharedState() { return reference.valueForAssertion() }
-      return root?.read() ?? reference.value
+      if let root { return root._withUnsafeGuaranteedRef { $0.read() } }
+      return reference.value
     }
     @available(*, deprecated, message: "Use '$shared.withLock { $0 = newValue }' to change a shared value.")
     nonmutating set {

@@ -87,6 +87,36 @@ import Testing
     #expect(firstItem.wrappedValue.count == perPath)
   }
 
+  /// A value without references (`Pair`) is read without the lock, checked against the value's version: threads
+  /// that read while others change it never see half a change, a change that reads the value it is changing (on the
+  /// same thread, through a view) sees it as changed so far, and every change is kept.
+  @Test func aValueReadWithoutTheLockIsNeverSeenHalfChanged() {
+    let pair = Shared(value: Pair())
+    let left = pair.left
+    let tornReads = LockIsolated(0)
+    let readsInsideChanges = LockIsolated(0)
+    DispatchQueue.concurrentPerform(iterations: 8) { thread in
+      for _ in 0..<20_000 {
+        if thread.isMultiple(of: 2) {
+          pair.withLock { value in
+            value.left += 1
+            // Read inside the change, on the thread making it: the lock is recursive.
+            if left.wrappedValue != value.left || pair.wrappedValue.left != value.left {
+              readsInsideChanges.withLock { $0 += 1 }
+            }
+            value.right += 1
+          }
+        } else {
+          let read = pair.wrappedValue
+          if read.left != read.right { tornReads.withLock { $0 += 1 } }
+        }
+      }
+    }
+    #expect(tornReads.value == 0)
+    #expect(readsInsideChanges.value == 0, "a read inside a change sees the value changed so far")
+    #expect(pair.wrappedValue == Pair(left: 80_000, right: 80_000))
+  }
+
   @Test func aPersistedValueChangedFromManyTasksSavesItsLastValue() async throws {
     let files = InMemoryFileSystem()
     let url = URL(fileURLWithPath: "/concurrency/counters.json")
