@@ -245,8 +245,9 @@ public final class InspectorLive: InspectorModel, @unchecked Sendable {
     }
   }
 
-  /// Takes what the instruments collected into the history and the effect timeline.
-  func collect() {
+  /// Takes what the instruments collected into the history and the effect timeline (every ``collectInterval`` in the
+  /// background; a test calls it to take everything sent so far at once).
+  package func collect() {
     collecting.lock()
     defer { collecting.unlock() }
     let sources = condition.withLock { self.sources }
