@@ -198,13 +198,14 @@ extension RootCore {
     cancel(id: id, except: nil)
   }
 
-  func register(id: CancelID, cancelInFlight: Bool, cancel: @escaping @Sendable () -> Void) -> UInt64 {
+  func start(id: CancelID, cancelInFlight: Bool, _ start: () -> @Sendable () -> Void) -> UInt64 {
     var cancellations: [@Sendable () -> Void] = []
     let token: UInt64 = locked {
       if cancelInFlight { cancelHeld(id: id, into: &cancellations) }
       let rare = rareBookkeeping
       rare.nextWorkToken += 1
       let token = rare.nextWorkToken
+      let cancel = start()
       for key in id.registrationKeys { rare.registeredWork[key, default: [:]][token] = cancel }
       return token
     }
