@@ -143,12 +143,18 @@ def scratch(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     return clone, environment
 
 
+def run_test_command(clone: Path, environment: dict[str, str], **settings: str) -> subprocess.CompletedProcess:
+    """Scripts/test in the scratch copy; `settings` are environment variables for the stand-in tools."""
+    return subprocess.run(
+        ["bash", str(clone / "Scripts" / "test")],
+        capture_output=True, text=True, env=dict(environment, **settings), timeout=300,
+    )
+
+
 def test_a_failing_run_of_the_test_command_looks_like_a_failure(scratch: tuple[Path, dict[str, str]]) -> None:
     clone, environment = scratch
 
-    result = subprocess.run(
-        ["bash", str(clone / "Scripts" / "test")], capture_output=True, text=True, env=environment, timeout=300
-    )
+    result = run_test_command(clone, environment)
 
     lines = result.stdout.splitlines()
     assert result.returncode != 0, result.stdout + result.stderr
@@ -164,13 +170,7 @@ def test_a_failing_run_of_the_test_command_looks_like_a_failure(scratch: tuple[P
 def test_a_build_warning_fails_the_test_command(scratch: tuple[Path, dict[str, str]]) -> None:
     clone, environment = scratch
 
-    result = subprocess.run(
-        ["bash", str(clone / "Scripts" / "test")],
-        capture_output=True,
-        text=True,
-        env=dict(environment, FAKE_SWIFT_WARNING="1"),
-        timeout=300,
-    )
+    result = run_test_command(clone, environment, FAKE_SWIFT_WARNING="1")
 
     assert result.returncode != 0
     assert result.stdout.splitlines()[-1] == "2 passed, 2 failed"
@@ -181,13 +181,7 @@ def test_a_build_warning_fails_the_test_command(scratch: tuple[Path, dict[str, s
 def test_an_unlisted_api_break_fails_the_test_command(scratch: tuple[Path, dict[str, str]]) -> None:
     clone, environment = scratch
 
-    result = subprocess.run(
-        ["bash", str(clone / "Scripts" / "test")],
-        capture_output=True,
-        text=True,
-        env=dict(environment, FAKE_SWIFT_BREAK="1"),
-        timeout=300,
-    )
+    result = run_test_command(clone, environment, FAKE_SWIFT_BREAK="1")
 
     assert result.returncode != 0
     assert "✗ func gone() has been removed" in result.stdout
