@@ -86,6 +86,17 @@ extension RootCore {
       if releaseAfterBatch(context) { observationHook?() }
       return StoreTask(records: [record])
     }
+    return runWorkList(startingWith: effect, of: action, cause: cause, context: context)
+  }
+
+  /// The rest of ``runBatch(startingWith:of:cause:context:)`` when there is more to do than its fast paths: a
+  /// function of its own, so that those paths never touch the work list's generic types (looking up their runtime
+  /// metadata cost the `.send` round trip about 350 instructions).
+  @inline(never)
+  private func runWorkList(
+    startingWith effect: Effect<Action>, of action: Action, cause: EffectRecord?,
+    context: UnsafeMutablePointer<ThreadContext>
+  ) -> StoreTask {
     var batch = Batch()
     let lineage = Lineage(
       startedBy: action, sequence: lastSequence, cancelIDs: [], cause: cause, list: 0, reduction: 0, part: nil)
