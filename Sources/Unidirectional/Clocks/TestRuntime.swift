@@ -28,9 +28,10 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
   /// While positive, a test store operation is under way: only the test runs jobs, at the points it chooses.
   private var holds = 0
   private let background = DispatchQueue(label: "unidirectional.test-runtime")
-  /// Each resumed with whether work arrived (false: its timer ran out).
-  private var waiters: [UInt64: UnsafeContinuation<Bool, Never>] = [:]
+  /// Each resumed with what ended its wait.
+  private var waiters: [UInt64: UnsafeContinuation<WaitEnd, Never>] = [:]
   private var nextWaiter: UInt64 = 0
+  private var mainActorWaitsTimedOut = 0
   private var liveTasks = 0
   private var blockedTasks = 0
   /// Chooses what runs next whenever more than one thing is ready (an interleaving explorer); nil: first in,
@@ -62,7 +63,7 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
       defer { waiters.removeAll() }
       return (waiters.values, scheduleBackgroundDrainIfNeeded())
     }
-    for waiter in woken { waiter.resume(returning: true) }
+    for waiter in woken { waiter.resume(returning: .workArrived) }
     if schedulesDrain { background.async { [weak self] in self?.drainInBackground() } }
   }
 
@@ -199,32 +200,60 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
   /// arrived first must not cut short the next wait.
   package func waitForWork(timeout: Duration) async -> Bool {
     let deadline = ContinuousClock.now.advanced(by: timeout)
+    return await suspend { [weak self] token in
+      [
+        Task.detached {
+          do {
+            try await ContinuousClock().sleep(until: deadline)
+          } catch {
+            return
+          }
+          self?.wakeWaiter(token, .timedOut)
+        }
+      ]
+    } == .workArrived
+  }
+
+  /// What ended a wait of the test on its runtime.
+  package enum WaitEnd: Equatable, Sendable {
+    /// A job was enqueued on the runtime.
+    case workArrived
+    /// The main actor ran what had been queued on it before the wait began.
+    case mainActorRan
+    /// The wait's timer ran out.
+    case timedOut
+  }
+
+  /// Suspends until a job is enqueued or a task that `wakers` starts calls `wakeWaiter` with the wait's token.
+  ///
+  /// The wakers start only once the wait is registered: a waker that ran before its wait was registered would
+  /// find nothing to wake, and the wait would last until work happened to arrive (issue 45: a `send` stalled for
+  /// its whole one-second timer, then ran what it should have left suspended). They are cancelled when it ends.
+  private func suspend(wakers: (_ token: UInt64) -> [Task<Void, Never>]) async -> WaitEnd {
     let token = lock.withLock {
       defer { nextWaiter += 1 }
       return nextWaiter
     }
-    let timer = Task.detached { [weak self] in
-      do {
-        try await ContinuousClock().sleep(until: deadline)
-      } catch {
-        return
-      }
-      self?.wakeWaiter(token)
-    }
-    defer { timer.cancel() }
-    return await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
+    var started: [Task<Void, Never>] = []
+    let end = await withUnsafeContinuation { (continuation: UnsafeContinuation<WaitEnd, Never>) in
       let resumeNow = lock.withLock {
         if head < jobs.count { return true }
         waiters[token] = continuation
         return false
       }
-      if resumeNow { continuation.resume(returning: true) }
+      if resumeNow {
+        continuation.resume(returning: .workArrived)
+      } else {
+        started = wakers(token)
+      }
     }
+    for waker in started { waker.cancel() }
+    return end
   }
 
-  private func wakeWaiter(_ token: UInt64) {
+  private func wakeWaiter(_ token: UInt64, _ end: WaitEnd) {
     let waiter = lock.withLock { waiters.removeValue(forKey: token) }
-    waiter?.resume(returning: false)
+    waiter?.resume(returning: end)
   }
 
   /// Runs jobs until every tracked task is suspended on something only the test can resume (a ``TestClock``
@@ -242,40 +271,34 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
     for _ in 0..<1_000 {
       _ = runUntilIdle(defersCompletions: defersCompletions)
       if isQuiescent { return }
-      guard await waitForMainActor(timeout: timeout) else { return }
+      let end = await waitForMainActor(timeout: timeout)
+      guard end == .workArrived || !isIdle else { return }
     }
   }
 
   /// Suspends until a job is enqueued here, or the main actor has run what was queued on it before this call, or
-  /// `timeout` passes. Returns whether work is waiting here.
-  private func waitForMainActor(timeout: Duration) async -> Bool {
-    let token = lock.withLock {
-      defer { nextWaiter += 1 }
-      return nextWaiter
+  /// `timeout` passes.
+  package func waitForMainActor(timeout: Duration) async -> WaitEnd {
+    let end = await suspend { [weak self] token in
+      [
+        Task { @MainActor in self?.wakeWaiter(token, .mainActorRan) },
+        Task.detached {
+          do {
+            try await ContinuousClock().sleep(for: timeout)
+          } catch {
+            return
+          }
+          self?.wakeWaiter(token, .timedOut)
+        },
+      ]
     }
-    let flush = Task { @MainActor [weak self] in self?.wakeWaiter(token) }
-    let timer = Task.detached { [weak self] in
-      do {
-        try await ContinuousClock().sleep(for: timeout)
-      } catch {
-        return
-      }
-      self?.wakeWaiter(token)
-    }
-    defer {
-      flush.cancel()
-      timer.cancel()
-    }
-    let workArrived = await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
-      let resumeNow = lock.withLock {
-        if head < jobs.count { return true }
-        waiters[token] = continuation
-        return false
-      }
-      if resumeNow { continuation.resume(returning: true) }
-    }
-    return workArrived || !isIdle
+    if end == .timedOut { lock.withLock { mainActorWaitsTimedOut += 1 } }
+    return end
   }
+
+  /// How many waits for a main-actor round trip ended at their timer: a main actor that nobody serves, or a lost
+  /// wake-up.
+  package var mainActorWaitTimeouts: Int { lock.withLock { mainActorWaitsTimedOut } }
 
   func taskStarted() { lock.withLock { liveTasks += 1 } }
   func taskFinished() { lock.withLock { liveTasks -= 1 } }
