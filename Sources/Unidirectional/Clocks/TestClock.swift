@@ -119,6 +119,7 @@ public final class TestClock: Clock, @unchecked Sendable {
   /// sleep, followed by what they started: one order, every run.
   public func advance(to deadline: Instant) async {
     let known = knownRuntimes()
+    let current = TestRuntime.current
     await settle(known)
     while let (_, woken, actions) = popDue(until: deadline) {
       for action in actions { action() }
@@ -129,7 +130,8 @@ public final class TestClock: Clock, @unchecked Sendable {
       // Held while they are resumed: a background drain must not run the first before the last is resumed.
       for runtime in runtimes { runtime.hold() }
       for entry in woken {
-        entry.runtime?.taskWoken(entry.task)
+        // The runtime of an effect that advances the clock only drains (see `settle`): it waits for no woken task.
+        entry.runtime?.taskWoken(entry.runtime === current ? nil : entry.task)
         entry.continuation.resume()
       }
       for runtime in runtimes { runtime.release() }
