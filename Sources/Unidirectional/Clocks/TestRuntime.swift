@@ -34,6 +34,10 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
   private var mainActorWaitsTimedOut = 0
   private var liveTasks = 0
   private var blockedTasks = 0
+  /// The tasks a ``TestClock`` woke during a ``settle()`` that have not blocked on the test again nor finished, by
+  /// identity. A woken task-group child is not one of the live tasks counted above (only effects are), so the counts
+  /// can say "quiescent" while it is still on its way to its next sleep — by way of the main actor, say.
+  private var wokenTasks: Set<UInt> = []
   /// Chooses what runs next whenever more than one thing is ready (an interleaving explorer); nil: first in,
   /// first out.
   private let chooser: (any ScheduleChooser)?
@@ -187,7 +191,7 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
   /// Whether every task tracked by this runtime is suspended on something only the test can resume (a
   /// ``TestClock`` sleep, or waiting on such tasks): nothing will happen until the test acts.
   package var isQuiescent: Bool {
-    lock.withLock { head >= jobs.count && blockedTasks >= liveTasks }
+    lock.withLock { head >= jobs.count && blockedTasks >= liveTasks && wokenTasks.isEmpty }
   }
 
   /// The number of tracked tasks that have not finished.
@@ -265,9 +269,17 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
   /// runs its jobs in order, so a job queued on it now runs after that hop; once it has run, the task is back here
   /// (or really waiting elsewhere). Each round is one such round trip, bounded by `timeout` in case nothing serves
   /// the main actor; a round that brings no work back ends the wait.
+  ///
+  /// A task that a ``TestClock`` woke is waited for until it blocks on the test again or finishes, however many
+  /// round trips that takes: an Xcode 26 target's effect that reads `self.clock` to sleep, then `self.socket` to
+  /// call a `@MainActor` test double, goes to the main actor and back twice before its next sleep. Once the wait
+  /// ends the woken tasks are forgotten: those still away wait on something else (a stream, real I/O).
   package func settle(timeout: Duration = .seconds(1), defersCompletions: Bool = false) async {
     hold()
-    defer { release() }
+    defer {
+      lock.withLock { wokenTasks.removeAll() }
+      release()
+    }
     for _ in 0..<1_000 {
       _ = runUntilIdle(defersCompletions: defersCompletions)
       if isQuiescent { return }
@@ -301,9 +313,40 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
   package var mainActorWaitTimeouts: Int { lock.withLock { mainActorWaitsTimedOut } }
 
   func taskStarted() { lock.withLock { liveTasks += 1 } }
-  func taskFinished() { lock.withLock { liveTasks -= 1 } }
-  func taskBlocked() { lock.withLock { blockedTasks += 1 } }
+
+  /// Called by an effect's task as it ends.
+  func taskFinished() {
+    let task = Self.currentTask
+    lock.withLock {
+      liveTasks -= 1
+      if let task { wokenTasks.remove(task) }
+    }
+  }
+
+  /// Called by a task as it blocks on the test (a ``TestClock`` sleep, `Task.never()`).
+  func taskBlocked() {
+    let task = Self.currentTask
+    lock.withLock {
+      blockedTasks += 1
+      if let task { wokenTasks.remove(task) }
+    }
+  }
+
   func taskUnblocked() { lock.withLock { blockedTasks -= 1 } }
+
+  /// A ``TestClock`` woke `task` (``currentTask`` when it went to sleep), which was blocked on this runtime.
+  func taskWoken(_ task: UInt?) {
+    lock.withLock {
+      blockedTasks -= 1
+      if let task { wokenTasks.insert(task) }
+    }
+  }
+
+  /// The identity of the current task. A task's address is reused only after it has finished, so a new task
+  /// mistaken for a woken one that finished can only end a wait that was over.
+  static var currentTask: UInt? {
+    withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: UInt.self) } }
+  }
 
   /// The runtime the current task's effects run on, if any.
   @TaskLocal public static var current: TestRuntime?

@@ -216,4 +216,4 @@ protocol RootStoreCore: AnyObject, Sendable {
 }
 
 /// A store of `R`'s state and actions: `let store: StoreOf<Feature>`, TCA's spelling.
-public typealias StoreOf<R: Reducer> = Store<R.State, R.Action>
+public typealias StoreOf<R: ReducerDomain> = Store<R.State, R.Action>
