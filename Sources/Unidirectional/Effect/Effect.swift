@@ -102,10 +102,24 @@ public struct Effect<Action: Sendable>: Sendable {
     }
   }
 
-  /// Runs `effects` one after another: each starts when the previous one has finished.
+  /// Runs `effects` one after another: each starts when the previous one, and every effect it started, has
+  /// finished (not the effects of the actions it sent).
+  ///
+  /// The parts up to the first one that starts asynchronous work are taken at once, within the `send` (their
+  /// `.send`s are reduced before it returns); the rest runs in one task of its own, where a `.run` part runs inside
+  /// that task and any other part is started as an effect of its own. A `cancellable(id:)` part answers to its id
+  /// alone; cancelling the whole concatenation cancels every part.
+  ///
+  /// ```swift
+  /// return .concatenate(
+  ///   .run { _ in try await clock.sleep(for: .seconds(1)) },
+  ///   .send(.timerFired)
+  /// )
+  /// ```
   public static func concatenate(_ effects: Self...) -> Self { concatenate(effects) }
 
-  /// Runs `effects` one after another: each starts when the previous one has finished.
+  /// Runs `effects` one after another: each starts when the previous one, and every effect it started, has
+  /// finished (as the variadic `concatenate` says).
   public static func concatenate(_ effects: some Sequence<Self>) -> Self {
     let effects = effects.filter { !$0.isNone }
     switch effects.count {
