@@ -68,7 +68,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
   let journal: Journal<State, Action>
   let location: Location
   let dismissed: LockIsolated<Bool>
-  /// The shared values the feature changed since the last assertion.
+  /// The shared values the feature changed since the last assertion, step by step.
   let sharedChanges: SharedChangeTracker
   var didFinish = false
 
@@ -99,7 +99,8 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
   ) {
     TestStoreDefaults.install()
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
-    let journal = Journal<State, Action>()
+    let sharedChanges = SharedChangeTracker()
+    let journal = Journal<State, Action>(sharedChanges: sharedChanges)
     // Under an interleaving explorer, the run chooses the order of the store's work and collects its failures.
     let runtime = ExploredRun.current.map { TestRuntime(chooser: $0) } ?? TestRuntime()
     let reporter = InterleavingExplorer.collector ?? reporter
@@ -108,7 +109,6 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     dependencies.context = .test
     dependencies.issueReporter = Self.issueReporter(reporter, current: journal.location, origin: location)
     DependencyValues.configuring { prepareDependencies(&dependencies) }
-    let sharedChanges = SharedChangeTracker()
     dependencies.sharedChangeTracker = sharedChanges
     let values = dependencies.isolated()
     let (initialState, reducer) = Unidirectional.withDependencies {
