@@ -44,6 +44,20 @@ struct Counter: Reducer {
   }
 }
 
+/// The same counter in a state that is not `Equatable` (it holds a closure): the TestStore compares dumps.
+struct ClosureCounter: Reducer {
+  struct State {
+    var count = 0
+    var onChange: @Sendable (Int) -> Void = { _ in }
+  }
+  enum Action: Equatable { case increment }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    state.count &+= 1
+    return .none
+  }
+}
+
 /// CPU time used by the process so far, in nanoseconds: the machine is shared with other work.
 func cpuNanoseconds() -> Double {
   var time = timespec()
@@ -87,6 +101,11 @@ func testStoreSharedSends(_ count: Int) async {
   for _ in 0..<count { await store.send(.bumpShared) { $0.$total.withLock { $0 &+= 1 } } }
 }
 
+func testStoreNonEquatableSends(_ count: Int) async {
+  let store = TestStore(initialState: ClosureCounter.State()) { ClosureCounter() }
+  for _ in 0..<count { await store.send(.increment) { $0.count &+= 1 } }
+}
+
 /// Every case, the live store's send (the baseline) first.
 func allCases(operations: Int) -> [Case] {
   [
@@ -94,6 +113,7 @@ func allCases(operations: Int) -> [Case] {
     Case(name: "teststore_send", operations: operations, body: testStoreSends),
     Case(name: "teststore_send_receive", operations: operations, body: testStoreSendReceives),
     Case(name: "teststore_send_shared", operations: operations, body: testStoreSharedSends),
+    Case(name: "teststore_send_nonequatable", operations: operations, body: testStoreNonEquatableSends),
   ]
 }
 

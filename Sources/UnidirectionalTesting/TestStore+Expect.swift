@@ -51,15 +51,14 @@ extension TestStore {
       sharedChanges.expectFromStep()
       return make()
     }
-    func matches(_ expected: State) -> Bool {
-      sharedChanges.asserting { expected == actual }
-    }
     switch exhaustivity {
     case .on:
       guard let expected = makeExpected(from: previous) else { return }
-      if !matches(expected) {
-        reportMismatch(expected: expected, actual: actual, at: location)
-      } else if !allowUnchanged, !sharedValuesChanged, updateStateToExpectedResult != nil, expected == previous {
+      if let difference = comparison.difference(expected, actual, asserting: sharedChanges) {
+        reportMismatch(difference, at: location)
+      } else if !allowUnchanged, !sharedValuesChanged, updateStateToExpectedResult != nil,
+        comparison.isSame(expected, previous)
+      {
         report(
           """
           Expected state to change, but no change occurred.
@@ -70,21 +69,19 @@ extension TestStore {
       }
     case let .off(showSkippedAssertions):
       guard let expected = makeExpected(from: actual) else { return }
-      if !matches(expected) {
-        reportMismatch(expected: expected, actual: actual, at: location)
+      if let difference = comparison.difference(expected, actual, asserting: sharedChanges) {
+        reportMismatch(difference, at: location)
       } else if showSkippedAssertions,
         let exhaustive = restartingExpectedSharedValues({ makeExpected(from: previous) }),
-        !matches(exhaustive)
+        let difference = comparison.difference(exhaustive, actual, asserting: sharedChanges)
       {
-        let difference = diff(exhaustive, actual, asserting: sharedChanges) ?? "  \(customDump(actual))"
         reportSkipped(
           "A state change was not asserted: …\n\n\(difference)\n\n(Expected: −, Actual: +)", at: location)
       }
     }
   }
 
-  func reportMismatch(expected: State, actual: State, at location: Location) {
-    let difference = diff(expected, actual, asserting: sharedChanges) ?? "  \(customDump(actual))"
+  func reportMismatch(_ difference: String, at location: Location) {
     report(
       """
       A state change does not match expectation: …

@@ -122,4 +122,4 @@ enum TestStoreDefaults {
 }
 
 /// A test store of `R`'s state and actions: `let store: TestStoreOf<Feature>`, TCA's spelling.
-public typealias TestStoreOf<R: Reducer> = TestStore<R.State, R.Action> where R.State: Equatable
+public typealias TestStoreOf<R: Reducer> = TestStore<R.State, R.Action>
