@@ -155,9 +155,10 @@ public final class TestStore<State, Action: Sendable>: @unchecked Sendable {
     TestStoreDefaults.install()
     let sharedChanges = SharedChangeTracker()
     let journal = Journal<State, Action>(sharedChanges: sharedChanges)
-    // Under an interleaving explorer, the run chooses the order of the store's work and collects its failures.
+    // Under an interleaving explorer, the run chooses the order of the store's work and collects its failures; in a
+    // generated action sequence, the sequence's run collects them.
     let runtime = ExploredRun.current.map { TestRuntime(chooser: $0) } ?? TestRuntime()
-    let reporter = InterleavingExplorer.collector ?? reporter
+    let reporter = InterleavingExplorer.collector ?? GeneratedSequenceFailures.collector ?? reporter
     TestRuntimes.register(runtime)
     var dependencies = DependencyValues.current
     dependencies.context = .test
