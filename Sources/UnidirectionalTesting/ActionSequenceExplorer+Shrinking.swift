@@ -4,12 +4,13 @@ extension ActionSequenceExplorer {
   ///
   /// Passes, each restarted after an improvement, until none improves or `budget` runs were spent:
   /// - remove a run of steps, from half the sequence down to single steps (delta debugging; every length up to 4);
-  /// - merge two neighbouring steps into one: any choice the first of them had (adding 15 then 10 becomes adding
-  ///   25, which a payload that only shrinks never reaches);
+  /// - remove a step and change another to any choice it had, nearest first (adding 15 then 10 becomes adding 25,
+  ///   which a payload that only shrinks never reaches);
   /// - simplify each step's payload: the simplest (0), half, one less.
   ///
   /// A candidate replays its choices on a fresh store — a step whose choice is not available in the state it
-  /// reaches is left out — and counts when it fails, cut after its first failure, and is simpler: fewer steps, or as
+  /// reaches is left out — and counts when it fails the same way (its first failure of the same kind: the same
+  /// `#expect`, error type or test store failure), cut after its first failure, and is simpler: fewer steps, or as
   /// many with smaller payloads. Under `interleavings`, a candidate fails if any schedule of it fails.
   nonisolated(nonsending) func shrink(
     _ run: SequenceRun<Action>, interleavings: ExplorationStrategy?, budget: Int = 2_000
@@ -20,7 +21,9 @@ extension ActionSequenceExplorer {
       guard remaining > 0 else { return false }
       remaining -= 1
       let candidate = await replay(choices, interleavings: interleavings).truncated
-      guard candidate.failed, candidate.isSimpler(than: best) else { return false }
+      guard candidate.failed, candidate.failureKind == best.failureKind, candidate.isSimpler(than: best) else {
+        return false
+      }
       best = candidate
       return true
     }
@@ -36,20 +39,21 @@ extension ActionSequenceExplorer {
         }
       }
       if improved { continue }
-      var step = 0
-      merging: while step + 1 < best.choices.count, remaining > 0 {
-        for replacement in Self.choices(among: best.alternatives[step]) {
-          var candidate = best.choices
-          candidate.replaceSubrange(step...(step + 1), with: [replacement])
-          if await attempt(candidate) {
-            improved = true
-            break merging
+      merging: for removed in best.choices.indices {
+        for changed in Self.othersNearestFirst(to: removed, count: best.choices.count) {
+          for replacement in Self.choices(among: best.alternatives[changed]) where remaining > 0 {
+            var candidate = best.choices
+            candidate[changed] = replacement
+            candidate.remove(at: removed)
+            if await attempt(candidate) {
+              improved = true
+              break merging
+            }
           }
         }
-        step += 1
       }
       if improved { continue }
-      step = 0
+      var step = 0
       while step < best.choices.count, remaining > 0 {
         for payload in Self.simpler(than: best.choices[step].payload) {
           var candidate = best.choices
@@ -75,6 +79,11 @@ extension ActionSequenceExplorer {
       size /= 2
     }
     return sizes.sorted(by: >)
+  }
+
+  /// The indices of a sequence of `count` steps other than `index`, nearest to it first.
+  static func othersNearestFirst(to index: Int, count: Int) -> [Int] {
+    (0..<count).filter { $0 != index }.sorted { abs($0 - index) < abs($1 - index) }
   }
 
   /// Every choice a step had, simplest first: choice by choice, payload by payload.

@@ -63,17 +63,17 @@ struct ActionSequenceExplorer<State, Action: Sendable, Model> {
           try await withKnownIssue(isIntermittent: true) {
             try await perform(source, into: record, log: log)
           } matching: { issue in
-            log.record("\(issue)")
+            log.record("\(issue)", kind: SequenceFailureLog.kind(of: issue))
             return true
           }
         } catch {
-          log.record("The sequence threw \(error)")
+          log.record("The sequence threw \(error)", kind: "threw \(String(reflecting: type(of: error)))")
         }
       } else {
         do {
           try await perform(source, into: record, log: log)
         } catch {
-          log.record("The sequence threw \(error)")
+          log.record("The sequence threw \(error)", kind: "threw \(String(reflecting: type(of: error)))")
         }
       }
     }
@@ -174,28 +174,45 @@ final class SequenceRecord<Action> {
   }
 }
 
-/// The failures of one run and the step each came at.
+/// The failures of one run, the step each came at, and what kind each is: shrinking keeps to sequences whose first
+/// failure is of the same kind as the original's — a shorter sequence that breaks something else is another bug.
 final class SequenceFailureLog: Sendable {
+  struct Failure {
+    let step: Int
+    let message: String
+    /// The check that failed: where an issue was recorded, the type of an error thrown, the first line of a test
+    /// store's failure. Not its values: `a coupon on an order of 15` and `… of 0` are one failure.
+    let kind: String
+  }
   private struct Entries {
     var step = 0
-    var failures: [(step: Int, message: String)] = []
+    var failures: [Failure] = []
   }
   private let storage = LockIsolated(Entries())
 
   func enter(step: Int) { storage.withLock { $0.step = step } }
 
-  func record(_ message: String) { storage.withLock { $0.failures.append(($0.step, message)) } }
+  func record(_ message: String, kind: String) {
+    storage.withLock { $0.failures.append(Failure(step: $0.step, message: message, kind: kind)) }
+  }
 
   var hasFailures: Bool { storage.withLock { !$0.failures.isEmpty } }
 
-  var failures: [(step: Int, message: String)] { storage.withLock { $0.failures } }
+  var failures: [Failure] { storage.withLock { $0.failures } }
 
   /// Where the run's test stores report.
   var reporter: TestReporter {
     TestReporter { failure in
       guard !failure.isSkippedAssertion else { return }
-      self.record(failure.message)
+      self.record(failure.message, kind: String(failure.message.prefix { $0 != "\n" }))
     }
+  }
+
+  /// The kind of a Swift Testing issue: an error's type, or where the expectation is.
+  static func kind(of issue: Issue) -> String {
+    if let error = issue.error { return "threw \(String(reflecting: type(of: error)))" }
+    guard let location = issue.sourceLocation else { return "\(issue.kind)" }
+    return "\(location.fileID):\(location.line):\(location.column)"
   }
 }
 
@@ -210,6 +227,8 @@ struct SequenceRun<Action> {
   var failingLength: Int?
   /// The interleaving it failed under, if it failed only under one.
   var schedule: String?
+  /// The kind of its first failure (see ``SequenceFailureLog/Failure/kind``); nil for one found under interleavings.
+  var failureKind: String?
 
   init(record: SequenceRecord<Action>, log: SequenceFailureLog, schedule: String? = nil) {
     choices = record.choices
@@ -218,6 +237,7 @@ struct SequenceRun<Action> {
     let failures = log.failures
     self.failures = failures.map(\.message)
     failingLength = failures.first.map { min($0.step + 1, record.steps.count) }
+    failureKind = failures.first?.kind
     self.schedule = schedule
   }
 
@@ -228,6 +248,8 @@ struct SequenceRun<Action> {
     self.failures = failures
     failingLength = failures.isEmpty ? nil : steps.count
     self.schedule = schedule
+    // What the explorer collected is text only: a failure under interleavings is one kind.
+    failureKind = nil
   }
 
   var failed: Bool { !failures.isEmpty }
