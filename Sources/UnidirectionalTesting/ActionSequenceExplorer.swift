@@ -53,30 +53,37 @@ struct ActionSequenceExplorer<State, Action: Sendable, Model> {
 
   /// Runs the steps `source` gives and collects what fails: the test store's failures, Swift Testing issues
   /// (`#expect` in a check, in `checkEveryState`, in an effect), and errors thrown.
-  nonisolated(nonsending) func run(_ source: ChoiceSource) async -> SequenceRun<Action> {
+  ///
+  /// The closures below capture `isolation`, the caller's actor, so they run on it: the test's closures (a main-actor
+  /// generator in an Xcode 26 target) are called where they were written.
+  func run(_ source: ChoiceSource, isolation: isolated (any Actor)? = #isolation) async -> SequenceRun<Action> {
     let log = SequenceFailureLog()
     let record = SequenceRecord<Action>()
-    await GeneratedSequenceFailures.$collector.withValue(log.reporter) {
-      if Test.current != nil {
-        // Every issue of the run is known: collected here, reported once for the shrunk sequence.
-        do {
-          try await withKnownIssue(isIntermittent: true) {
-            try await perform(source, into: record, log: log)
-          } matching: { issue in
-            log.record("\(issue)", kind: SequenceFailureLog.kind(of: issue))
-            return true
+    await GeneratedSequenceFailures.$collector.withValue(
+      log.reporter,
+      operation: {
+        _ = isolation
+        if Test.current != nil {
+          // Every issue of the run is known: collected here, reported once for the shrunk sequence.
+          do {
+            try await withKnownIssue(isIntermittent: true, isolation: isolation) {
+              _ = isolation
+              try await perform(source, into: record, log: log)
+            } matching: { issue in
+              log.record("\(issue)", kind: SequenceFailureLog.kind(of: issue))
+              return true
+            }
+          } catch {
+            log.record("The sequence threw \(error)", kind: "threw \(String(reflecting: type(of: error)))")
           }
-        } catch {
-          log.record("The sequence threw \(error)", kind: "threw \(String(reflecting: type(of: error)))")
+        } else {
+          do {
+            try await perform(source, into: record, log: log)
+          } catch {
+            log.record("The sequence threw \(error)", kind: "threw \(String(reflecting: type(of: error)))")
+          }
         }
-      } else {
-        do {
-          try await perform(source, into: record, log: log)
-        } catch {
-          log.record("The sequence threw \(error)", kind: "threw \(String(reflecting: type(of: error)))")
-        }
-      }
-    }
+      }, isolation: isolation)
     return SequenceRun(record: record, log: log)
   }
 

@@ -22,7 +22,9 @@ import Unidirectional
 ///
 /// Pass the printed string as `replaying:` to run exactly that sequence again. With `interleavings`, each sequence
 /// that passes also runs under the schedules of its effects that ``exploreInterleavings(_:replaying:reporter:fileID:filePath:line:column:_:)``
-/// explores with that strategy (keep it small: every sequence multiplies it).
+/// explores with that strategy (keep it small: every sequence multiplies it). Its steps then run where the explorer
+/// runs a scenario, which today is off the test's actor: in an Xcode 26 target, closures that touch main-actor state
+/// (a generator reading the state's properties) work without `interleavings` only.
 ///
 /// Report from `check` with `#expect` in Swift Testing; in XCTest, throw (an `XCTAssert` there fails the test at once,
 /// before the sequence is shrunk).
