@@ -9,7 +9,8 @@ import Unidirectional
 import UnidirectionalTesting
 
 // The TestStore's own cost: a `send` (and a `send` + `receive`) asserted exhaustively, next to the same action sent to
-// a live `Store` in the same run (the raw baseline), interleaved round by round.
+// a live `Store` in the same run (the raw baseline); and generated action sequences per second, next to the same
+// number of sends written by hand. All interleaved round by round.
 //
 //   swift run -c release UnidirectionalTestingBench [--json]
 //   .build/release/UnidirectionalTestingBench --profile CASE N    runs only CASE's body for N operations, for
@@ -70,10 +71,12 @@ func median(_ values: [Double]) -> Double {
   return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
 }
 
-/// One measured case: CPU nanoseconds per operation of `body`, which runs `operations` operations on a fresh store.
+/// One measured case: CPU nanoseconds per operation of `body`, which runs `operations` operations, against the case
+/// named `baseline`.
 struct Case {
   let name: String
   let operations: Int
+  let baseline: String
   let body: @Sendable (Int) async -> Void
 }
 
@@ -106,14 +109,18 @@ func testStoreNonEquatableSends(_ count: Int) async {
   for _ in 0..<count { await store.send(.increment) { $0.count &+= 1 } }
 }
 
-/// Every case, the live store's send (the baseline) first.
+/// Every case, each after its baseline.
 func allCases(operations: Int) -> [Case] {
-  [
-    Case(name: "store_send (live Store, baseline)", operations: operations, body: liveStoreSends),
-    Case(name: "teststore_send", operations: operations, body: testStoreSends),
-    Case(name: "teststore_send_receive", operations: operations, body: testStoreSendReceives),
-    Case(name: "teststore_send_shared", operations: operations, body: testStoreSharedSends),
-    Case(name: "teststore_send_nonequatable", operations: operations, body: testStoreNonEquatableSends),
+  let send = "store_send"
+  let handwritten = "handwritten_sequence"
+  return [
+    Case(name: send, operations: operations, baseline: send, body: liveStoreSends),
+    Case(name: "teststore_send", operations: operations, baseline: send, body: testStoreSends),
+    Case(name: "teststore_send_receive", operations: operations, baseline: send, body: testStoreSendReceives),
+    Case(name: "teststore_send_shared", operations: operations, baseline: send, body: testStoreSharedSends),
+    Case(name: "teststore_send_nonequatable", operations: operations, baseline: send, body: testStoreNonEquatableSends),
+    Case(name: handwritten, operations: operations / 20, baseline: handwritten, body: handwrittenSequences),
+    Case(name: "generated_sequence", operations: operations / 20, baseline: handwritten, body: generatedSequences),
   ]
 }
 
@@ -142,17 +149,19 @@ func main() async {
       samples[index].append((cpuNanoseconds() - start) / Double(testCase.operations))
     }
   }
-  let baseline = median(samples[0])
-  var lines = json ? [] : ["| case | CPU ns/op | × live store send |", "|---|---:|---:|"]
+  var lines = json ? [] : ["| case | CPU ns/op | per CPU-second | baseline | ratio |", "|---|---:|---:|---|---:|"]
   for (index, testCase) in cases.enumerated() {
     let nanoseconds = median(samples[index])
-    let ratio = nanoseconds / baseline
+    let baseline = cases.firstIndex { $0.name == testCase.baseline }.map { median(samples[$0]) } ?? nanoseconds
+    let ratio = ((nanoseconds / baseline) * 100).rounded() / 100
+    let perSecond = Int((1e9 / nanoseconds).rounded())
     if json {
       lines.append(
-        "{\"case\":\"\(testCase.name)\",\"ns_per_op\":\(Int(nanoseconds.rounded())),"
-          + "\"ratio\":\((ratio * 100).rounded() / 100)}")
+        "{\"case\":\"\(testCase.name)\",\"ns_per_op\":\(Int(nanoseconds.rounded())),\"per_second\":\(perSecond),"
+          + "\"baseline\":\"\(testCase.baseline)\",\"ratio\":\(ratio)}")
     } else {
-      lines.append("| \(testCase.name) | \(Int(nanoseconds.rounded())) | \((ratio * 100).rounded() / 100)× |")
+      lines.append(
+        "| \(testCase.name) | \(Int(nanoseconds.rounded())) | \(perSecond) | \(testCase.baseline) | \(ratio)× |")
     }
   }
   print(lines.joined(separator: "\n"))
