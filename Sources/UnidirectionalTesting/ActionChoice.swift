@@ -57,7 +57,16 @@ public struct ActionChoice<Action> {
 /// What a generated step does: sends an action, or moves the test store's clock.
 ///
 /// A model updated alongside the store (``exploreActions(_:generating:model:replaying:interleavings:reporter:fileID:filePath:line:column:store:update:check:)``)
-/// gets each step to apply.
+/// gets each step to apply:
+///
+/// ```swift
+/// } update: { count, step in
+///   switch step {
+///   case .send(.incrementTapped): count += 1
+///   case .send, .advance: break
+///   }
+/// }
+/// ```
 public enum GeneratedStep<Action> {
   /// `await store.send(action)`.
   case send(Action)

@@ -22,6 +22,12 @@ public struct ActionSequences: Sendable, Equatable, CustomStringConvertible {
 
 /// What ``exploreActions(_:generating:replaying:interleavings:reporter:fileID:filePath:line:column:store:check:)``
 /// ran and found.
+///
+/// ```swift
+/// let report = await exploreActions(generating: cartActions, reporter: failures.reporter) { … }
+/// report.failingSequence   // "0.2 2 1": pass it as `replaying:`
+/// report.steps             // ["await store.send(.add(price: 25))", "await store.send(.applyCoupon)", …]
+/// ```
 public struct ActionExplorationReport: Sendable, Equatable {
   /// How many sequences ran (shrinking a failure not counted).
   public var sequencesRun: Int
