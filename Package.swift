@@ -60,6 +60,11 @@ let package = Package(
     .executableTarget(
       name: "UnidirectionalExplorerBench", dependencies: ["Unidirectional", "UnidirectionalTesting"],
       path: "Benchmarks/UnidirectionalExplorerBench"),
+    // `swift run -c release UnidirectionalTestingBench`: the TestStore's send and receive against a live store's send,
+    // and generated action sequences per second. Its own executable for the same reason as the explorer's.
+    .executableTarget(
+      name: "UnidirectionalTestingBench", dependencies: ["Unidirectional", "UnidirectionalTesting"],
+      path: "Benchmarks/UnidirectionalTestingBench"),
 
     .testTarget(
       name: "UnidirectionalTests", dependencies: ["Unidirectional", "UnidirectionalTesting"],

@@ -235,6 +235,17 @@ def test_the_matching_rule() -> None:
     assert {message: script.Break("Tiny", message).name for message in names} == names
 
 
+def test_a_listed_type_covers_the_generic_signature_change_it_gives_its_members() -> None:
+    script = load_script()
+    breaking = script.unreleased_breaking(CHANGELOG.replace("{breaking}", "\n- `Box` no longer needs `Equatable`.\n"))
+    member = "func Box.send(_:) has generic signature change from <T where T : Swift.Equatable> to <T>"
+    assert script.verdict(script.Break("Tiny", member), set(), {}, breaking)[0] == "✓"
+    removed = "func Box.send(_:) has been removed"
+    assert script.verdict(script.Break("Tiny", removed), set(), {}, breaking)[0] == "✗"
+    unlisted = script.unreleased_breaking(CHANGELOG.replace("{breaking}", "\n- nothing\n"))
+    assert script.verdict(script.Break("Tiny", member), set(), {}, unlisted)[0] == "✗"
+
+
 def test_a_changelog_without_an_unreleased_section_cannot_be_checked() -> None:
     script = load_script()
 

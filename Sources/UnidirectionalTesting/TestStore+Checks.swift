@@ -37,6 +37,7 @@ extension TestStore {
       """, at: location)
     journal.removeReceived(steps.count)
     state = last.state
+    sharedChanges.skip(through: last.sharedStep)
   }
 
   func checkNoUnassertedReceivedActions(at location: Location) {

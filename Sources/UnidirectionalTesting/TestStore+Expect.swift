@@ -5,24 +5,27 @@ extension TestStore {
   /// Compares `actual` with the expected state the closure makes, as TCA does: from the previous state when
   /// exhaustive, from `actual` itself when not.
   ///
-  /// Shared values: the closure runs as an assertion of the store's change tracker, so it sees (and changes) the
-  /// shared values as of the last assertion while `actual` holds their live values; a non-exhaustive test does not
-  /// assert them.
+  /// Shared values: the closure runs on the expected side of an assertion of the store's change tracker, so it sees
+  /// (and changes) the shared values as of the last assertion, while `actual` is read on the actual side, with the
+  /// values the reduction of `sharedStep` left in them (nil: the live values, for `assert`). A non-exhaustive test
+  /// starts the expected side from those values too: it asserts only the shared changes its closure makes.
   func expect(
     _ actual: State,
     afterApplying updateStateToExpectedResult: ((inout State) throws -> Void)?,
     for operation: String,
     at location: Location,
     stackIDsFrom stackIDs: StackElementID,
+    sharedStep: UInt64?,
     allowUnchanged: Bool = false
   ) {
     let previous = state
+    let sharedValuesWereChanged = sharedChanges.beginAssertion(
+      through: sharedStep, expectingFromStep: exhaustivity != .on)
     defer {
       state = actual
-      sharedChanges.reset()
+      sharedChanges.endAssertion()
     }
-    if exhaustivity != .on { sharedChanges.reset() }
-    let sharedValuesChanged = sharedChanges.hasChanges
+    let sharedValuesChanged = sharedValuesWereChanged && sharedChanges.assertedStepChangedSharedValues
     // The closure runs with the store's dependencies, and sees `store.state` still at `previous`. Its stack ids
     // continue from where the store's were before the action (so `$0.path.append(…)` gets the id the store gave),
     // from a copy: what the closure does never moves the store's own sequence.
@@ -42,15 +45,20 @@ extension TestStore {
       }
       return expected
     }
-    func matches(_ expected: State) -> Bool {
-      sharedChanges.asserting { expected == actual }
+    /// A second expected state, from shared values as the step left them again (a non-exhaustive test does not
+    /// assert shared changes it did not write).
+    func restartingExpectedSharedValues(_ make: () -> State?) -> State? {
+      sharedChanges.expectFromStep()
+      return make()
     }
     switch exhaustivity {
     case .on:
       guard let expected = makeExpected(from: previous) else { return }
-      if !matches(expected) {
-        reportMismatch(expected: expected, actual: actual, at: location)
-      } else if !allowUnchanged, !sharedValuesChanged, updateStateToExpectedResult != nil, expected == previous {
+      if let difference = comparison.difference(expected, actual, asserting: sharedChanges) {
+        reportMismatch(difference, at: location)
+      } else if !allowUnchanged, !sharedValuesChanged, updateStateToExpectedResult != nil,
+        comparison.isSame(expected, previous)
+      {
         report(
           """
           Expected state to change, but no change occurred.
@@ -61,18 +69,19 @@ extension TestStore {
       }
     case let .off(showSkippedAssertions):
       guard let expected = makeExpected(from: actual) else { return }
-      if !matches(expected) {
-        reportMismatch(expected: expected, actual: actual, at: location)
-      } else if showSkippedAssertions, let exhaustive = makeExpected(from: previous), !matches(exhaustive) {
-        let difference = diff(exhaustive, actual, asserting: sharedChanges) ?? "  \(customDump(actual))"
+      if let difference = comparison.difference(expected, actual, asserting: sharedChanges) {
+        reportMismatch(difference, at: location)
+      } else if showSkippedAssertions,
+        let exhaustive = restartingExpectedSharedValues({ makeExpected(from: previous) }),
+        let difference = comparison.difference(exhaustive, actual, asserting: sharedChanges)
+      {
         reportSkipped(
           "A state change was not asserted: …\n\n\(difference)\n\n(Expected: −, Actual: +)", at: location)
       }
     }
   }
 
-  func reportMismatch(expected: State, actual: State, at location: Location) {
-    let difference = diff(expected, actual, asserting: sharedChanges) ?? "  \(customDump(actual))"
+  func reportMismatch(_ difference: String, at location: Location) {
     report(
       """
       A state change does not match expectation: …

@@ -140,12 +140,13 @@ extension TestStore {
     if matching(step.action) {
       expect(
         step.state, afterApplying: updateStateToExpectedResult, for: "receive", at: location,
-        stackIDsFrom: step.stackIDsBefore)
+        stackIDsFrom: step.stackIDsBefore, sharedStep: step.sharedStep)
     } else {
       let later = pending.dropFirst().contains { matching($0.action) }
       report(
         "Received unexpected action\(later ? " before this one" : ""): …\n\n\(mismatch(step.action))", at: location)
       state = step.state
+      sharedChanges.skip(through: step.sharedStep)
     }
   }
 

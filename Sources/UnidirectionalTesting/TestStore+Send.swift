@@ -50,12 +50,14 @@ extension TestStore {
     // Effects this action starts report their issues here.
     store.dependencies.issueReporter = Self.issueReporter(reporter, current: journal.location, origin: location)
     let task = store.send(action)
-    guard let sentState = journal.takeSentState() else {
+    var sentSharedStep: UInt64 = 0
+    guard let sentState = journal.takeSentState(sharedStep: &sentSharedStep) else {
       report("The action \(describe(action)) was not reduced: the store was released.", at: location)
       return TestStoreTask(task: task, runtime: runtime, timeout: timeout, reporter: reporter)
     }
     expect(
-      sentState, afterApplying: updateStateToExpectedResult, for: "send", at: location, stackIDsFrom: stackIDsBefore)
+      sentState, afterApplying: updateStateToExpectedResult, for: "send", at: location, stackIDsFrom: stackIDsBefore,
+      sharedStep: sentSharedStep)
     // Until each effect is suspended again, here or on a TestClock; one that went to the main actor first (an Xcode
     // 26 target's effect reading its reducer's `@Dependency`) is waited for.
     await runtime.settle(defersCompletions: true)
@@ -85,7 +87,7 @@ extension TestStore {
     withoutActuallyEscaping(updateStateToExpectedResult) { update in
       expect(
         state, afterApplying: update, for: "assert", at: location, stackIDsFrom: journal.stackElementIDs.value.peek(),
-        allowUnchanged: true)
+        sharedStep: nil, allowUnchanged: true)
     }
   }
 

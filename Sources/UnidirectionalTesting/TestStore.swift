@@ -21,7 +21,10 @@ import Unidirectional
 /// Effects run on a `TestRuntime` owned by the store: each `send`, `receive` and clock `advance` runs them until
 /// they suspend, so the order of actions is exactly the order a live `Store` processes them in, and a `receive`
 /// that cannot be satisfied fails at once instead of hanging.
-public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sendable {
+///
+/// The state need not be `Equatable`: a state holding a closure, a reference or any other value is compared by its
+/// structural dump (what a failure's diff shows), an `Equatable` one with `==`.
+public final class TestStore<State, Action: Sendable>: @unchecked Sendable {
   /// The state as of the last assertion. Inside the closure of `send`, `receive` or `assert` it is still the state
   /// before the action: the closure is handed a copy to make match the state after it.
   public internal(set) var state: State
@@ -68,11 +71,13 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
   let journal: Journal<State, Action>
   let location: Location
   let dismissed: LockIsolated<Bool>
-  /// The shared values the feature changed since the last assertion.
+  /// The shared values the feature changed since the last assertion, step by step.
   let sharedChanges: SharedChangeTracker
+  /// `==`, or the states' dumps.
+  let comparison: StateComparison<State>
   var didFinish = false
 
-  /// A test store running `reducer` from `initialState`.
+  /// A test store running `reducer` from `initialState`, whose states are compared with `==`.
   ///
   /// `initialState` and `reducer` are evaluated with the store's dependencies (a state initializer reading
   /// `@Dependency(\.uuid)` gets the overridden generator).
@@ -87,7 +92,44 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
   ///   - filePath: The same file's full path, as XCTest names it.
   ///   - line: The line failures are reported at.
   ///   - column: The column failures are reported at.
-  public init<R: Reducer<State, Action>>(
+  public convenience init<R: Reducer<State, Action>>(
+    initialState: @autoclosure () -> State,
+    @ReducerBuilder<State, Action> reducer: () -> R,
+    withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
+    reporter: TestReporter = .automatic,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) where State: Equatable {
+    self.init(
+      initialState: initialState(), reducer: reducer, withDependencies: prepareDependencies, reporter: reporter,
+      comparison: .equatable, location: Location(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// A test store running `reducer` from `initialState`, a state that is not `Equatable` (it holds a closure, a
+  /// reference, a value of a type you do not own): the states are compared by their structural dumps, as TCA 2.0
+  /// compares debug snapshots, and a mismatch shows the same diff as for an `Equatable` state.
+  ///
+  /// ```swift
+  /// struct State { var onSave: (String) -> Void; var draft = "" }   // not Equatable
+  /// let store = TestStore(initialState: State(onSave: { _ in })) { Editor() }
+  /// await store.send(.typed("Hi")) { $0.draft = "Hi" }
+  /// ```
+  ///
+  /// Two states match when they dump alike: closures dump as `(Function)` (a test cannot tell two apart), and a
+  /// class instance dumps as its fields as they are when the assertion runs.
+  ///
+  /// - Parameters:
+  ///   - initialState: The state the store starts from.
+  ///   - reducer: The feature under test.
+  ///   - prepareDependencies: Overrides for this store.
+  ///   - reporter: Where failures go; the running XCTest or Swift Testing test by default.
+  ///   - fileID: The file failures are reported in (the caller's by default), as Swift Testing names it.
+  ///   - filePath: The same file's full path, as XCTest names it.
+  ///   - line: The line failures are reported at.
+  ///   - column: The column failures are reported at.
+  public convenience init<R: Reducer<State, Action>>(
     initialState: @autoclosure () -> State,
     @ReducerBuilder<State, Action> reducer: () -> R,
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
@@ -97,18 +139,31 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     line: UInt = #line,
     column: UInt = #column
   ) {
+    self.init(
+      initialState: initialState(), reducer: reducer, withDependencies: prepareDependencies, reporter: reporter,
+      comparison: .dumps, location: Location(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  init<R: Reducer<State, Action>>(
+    initialState: @autoclosure () -> State,
+    reducer: () -> R,
+    withDependencies prepareDependencies: (inout DependencyValues) -> Void,
+    reporter: TestReporter,
+    comparison: StateComparison<State>,
+    location: Location
+  ) {
     TestStoreDefaults.install()
-    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
-    let journal = Journal<State, Action>()
-    // Under an interleaving explorer, the run chooses the order of the store's work and collects its failures.
+    let sharedChanges = SharedChangeTracker()
+    let journal = Journal<State, Action>(sharedChanges: sharedChanges)
+    // Under an interleaving explorer, the run chooses the order of the store's work and collects its failures; in a
+    // generated action sequence, the sequence's run collects them.
     let runtime = ExploredRun.current.map { TestRuntime(chooser: $0) } ?? TestRuntime()
-    let reporter = InterleavingExplorer.collector ?? reporter
+    let reporter = InterleavingExplorer.collector ?? GeneratedSequenceFailures.collector ?? reporter
     TestRuntimes.register(runtime)
     var dependencies = DependencyValues.current
     dependencies.context = .test
     dependencies.issueReporter = Self.issueReporter(reporter, current: journal.location, origin: location)
     DependencyValues.configuring { prepareDependencies(&dependencies) }
-    let sharedChanges = SharedChangeTracker()
     dependencies.sharedChangeTracker = sharedChanges
     let values = dependencies.isolated()
     let (initialState, reducer) = Unidirectional.withDependencies {
@@ -133,6 +188,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     self.location = location
     self.dismissed = dismissed
     self.sharedChanges = sharedChanges
+    self.comparison = comparison
     let store = Store(
       initialState: initialState, reducer: root, dependencies: rootValues, runtime: runtime, instrument: journal)
     self.store = store

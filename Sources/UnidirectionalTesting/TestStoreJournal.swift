@@ -12,11 +12,13 @@ struct Location: Sendable {
   }
 }
 
-/// One reduced action, the state after it, and where the store's stack ids stood before it.
+/// One reduced action, the state after it, where the store's stack ids stood before it, and its step in the store's
+/// record of shared changes (the values its reduction left in the shared values it changed).
 struct Step<State, Action>: @unchecked Sendable {
   let action: Action
   let state: State
   let stackIDsBefore: StackElementID
+  let sharedStep: UInt64
 }
 
 /// What the store reduced that the test has not asserted yet: the state after the action the test sent, and
@@ -25,12 +27,17 @@ final class Journal<State, Action: Sendable>: StoreInstrument, @unchecked Sendab
   private struct Entries {
     var isExpectingSend = true
     var sent: State?
+    /// The shared step of `sent` (a separate field: an optional tuple of a generic type costs a metadata lookup at
+    /// every use).
+    var sentSharedStep: UInt64 = 0
     var received: [Step<State, Action>] = []
     /// Where the store's stack ids stood after the last reduced action.
     var stackIDs: StackElementID?
   }
 
   private let storage = LockIsolated(Entries())
+  /// The store's record of shared changes: each reduction ends a step of it.
+  let sharedChanges: SharedChangeTracker
   /// Checks run on the state after every reduced action (``TestStore/checkEveryState(_:)``).
   let invariants = LockIsolated<[@Sendable (State, Action) -> Void]>([])
   /// Where the test is now, for runtime issues raised by effects.
@@ -38,10 +45,16 @@ final class Journal<State, Action: Sendable>: StoreInstrument, @unchecked Sendab
   /// The store's stack id generator (its `\.stackElementID`).
   let stackElementIDs = LockIsolated(StackElementIDGenerator.incrementing())
 
+  init(sharedChanges: SharedChangeTracker) {
+    self.sharedChanges = sharedChanges
+  }
+
   /// Called by the store for every reduced action. The first action sent after `takeSentState()` is the test's
   /// own; every other action (fed back by an effect, or sent re-entrantly) is received.
   func didReduce(_ action: Action, _ reduction: Reduction, state: ReducedState<State>) {
     let state = state.value
+    // Before the invariants run: what they change in shared values is not this action's doing.
+    let sharedStep = sharedChanges.recordStep()
     for check in invariants.value { check(state, action) }
     let stackIDsAfter = stackElementIDs.value.peek()
     storage.withLock { entries in
@@ -50,8 +63,10 @@ final class Journal<State, Action: Sendable>: StoreInstrument, @unchecked Sendab
       if reduction.origin == .sent, entries.isExpectingSend {
         entries.isExpectingSend = false
         entries.sent = state
+        entries.sentSharedStep = sharedStep
       } else {
-        entries.received.append(Step(action: action, state: state, stackIDsBefore: stackIDsBefore))
+        entries.received.append(
+          Step(action: action, state: state, stackIDsBefore: stackIDsBefore, sharedStep: sharedStep))
       }
     }
   }
@@ -62,13 +77,15 @@ final class Journal<State, Action: Sendable>: StoreInstrument, @unchecked Sendab
     storage.withLock { $0.stackIDs = now }
   }
 
-  /// The state after the action the test just sent, if the store reduced it; readies the journal for the next.
-  func takeSentState() -> State? {
+  /// The state after the action the test just sent, if the store reduced it, and its step in the record of shared
+  /// changes (in `sharedStep`); readies the journal for the next.
+  func takeSentState(sharedStep: inout UInt64) -> State? {
     storage.withLock { entries in
       defer {
         entries.sent = nil
         entries.isExpectingSend = true
       }
+      sharedStep = entries.sentSharedStep
       return entries.sent
     }
   }
@@ -105,4 +122,4 @@ enum TestStoreDefaults {
 }
 
 /// A test store of `R`'s state and actions: `let store: TestStoreOf<Feature>`, TCA's spelling.
-public typealias TestStoreOf<R: ReducerDomain> = TestStore<R.State, R.Action> where R.State: Equatable
+public typealias TestStoreOf<R: ReducerDomain> = TestStore<R.State, R.Action>

@@ -44,13 +44,14 @@ func diff(_ oldNode: DumpNode, _ newNode: DumpNode) -> String? {
   return writer.output.joined(separator: "\n")
 }
 
-/// `diff(old, new)` for a test store's assertion: `old`, the expected state, is rendered as an assertion of
-/// `tracker` (its shared values show what the test expects), `new` with the live values.
+/// `diff(old, new)` for a test store's assertion: `old`, the expected state, is rendered on the expected side of an
+/// assertion of `tracker` (its shared values show what the test expects), `new` on the actual side (as the asserted
+/// step left them; live outside an assertion of a step).
 package func diff<T>(_ old: T, _ new: T, asserting tracker: SharedChangeTracker) -> String? {
   var oldBuilder = DumpBuilder()
   var newBuilder = DumpBuilder()
   let oldNode = tracker.asserting { oldBuilder.node(for: old, depth: 0) }
-  let newNode = SharedChangeTracker.withoutAsserting { newBuilder.node(for: new, depth: 0) }
+  let newNode = tracker.readingActual { newBuilder.node(for: new, depth: 0) }
   return diff(oldNode, newNode)
 }
 

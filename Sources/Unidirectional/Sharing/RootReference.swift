@@ -16,7 +16,7 @@ import Synchronization
 /// only if a change was in progress or ended meanwhile. Reads of other values take the lock: a copy made while
 /// another thread changes the value could retain a reference that thread is releasing.
 @usableFromInline
-class RootReference<Value>: WritableReference<Value>, @unchecked Sendable {
+class RootReference<Value>: WritableReference<Value>, TrackedSharedRoot, @unchecked Sendable {
   // What a read touches comes first, so that a small value shares a cache line with them.
   /// Even when no change is in progress; made odd (with `lock` held) for the span of each change, then even again:
   /// a read that saw the same even number before and after copying the value copied a whole one.
@@ -74,6 +74,8 @@ class RootReference<Value>: WritableReference<Value>, @unchecked Sendable {
   }
 
   override var root: AnyObject { self }
+
+  var anyValue: Any { lockedRead() }
 
   override func snapshot(in tracker: SharedChangeTracker) -> Value? {
     // Unwrapped first: `nil as? Value` succeeds, with nil, when `Value` is an optional.

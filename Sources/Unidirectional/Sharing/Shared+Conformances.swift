@@ -1,9 +1,10 @@
 extension Shared: Equatable where Value: Equatable {
   /// Two shared values are equal when their values are. In a `TestStore` assertion, comparing the expected state
-  /// with the actual one compares the value the test expects with the live value of the same shared value.
+  /// with the actual one compares the value the test expects with the value the asserted step left in the same
+  /// shared value.
   public static func == (lhs: Self, rhs: Self) -> Bool {
-    if SharedChangeTracker.asserting != nil, lhs.reference.isSame(as: rhs.reference) {
-      return lhs.wrappedValue == rhs.reference.value
+    if let tracker = SharedChangeTracker.asserting, lhs.reference.isSame(as: rhs.reference) {
+      return tracker.asserting { lhs.wrappedValue } == tracker.readingActual { rhs.wrappedValue }
     }
     return lhs.wrappedValue == rhs.wrappedValue
   }
@@ -11,8 +12,8 @@ extension Shared: Equatable where Value: Equatable {
 
 extension SharedReader: Equatable where Value: Equatable {
   public static func == (lhs: Self, rhs: Self) -> Bool {
-    if SharedChangeTracker.asserting != nil, lhs.reference.isSame(as: rhs.reference) {
-      return lhs.wrappedValue == rhs.reference.value
+    if let tracker = SharedChangeTracker.asserting, lhs.reference.isSame(as: rhs.reference) {
+      return tracker.asserting { lhs.wrappedValue } == tracker.readingActual { rhs.wrappedValue }
     }
     return lhs.wrappedValue == rhs.wrappedValue
   }

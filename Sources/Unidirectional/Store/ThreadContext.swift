@@ -18,6 +18,8 @@ struct ThreadContext {
   var configuringDepth = 0
   /// The test store assertion running on this thread: shared values read in it are its expected values.
   var assertingTracker: Unmanaged<SharedChangeTracker>?
+  /// Whether that assertion reads the actual side: shared values as the asserted step left them.
+  var isReadingActualSharedValues = false
   /// This thread's copies of the process-wide tables keyed by type — ``EnumCaseTag/of(caseOf:)``'s tags and
   /// ``PayloadCases/of(_:_:)``'s layouts — so that a `send` on any thread reads them without a process-wide lock
   /// once its thread has seen the type: stores driven from many threads do not contend on them.
