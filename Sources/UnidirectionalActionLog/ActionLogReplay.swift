@@ -42,6 +42,9 @@ public final class ActionLogReplay<R: Reducer> where R.State: Codable, R.Action:
   private let dependencies: DependencyValues
   /// Whether `firstDivergence` is set (a flag: testing the optional generic value costs a metadata lookup).
   private var hasDiverged = false
+  /// Whether the state holds shared values: each step then reduces a copy whose shared values are its own, so the
+  /// state before the step keeps its values (a plain copy would share them with the state after it).
+  private var holdsSharedValues = false
 
   /// Opens the log at `url` and reads its header.
   ///
@@ -77,6 +80,10 @@ public final class ActionLogReplay<R: Reducer> where R.State: Codable, R.Action:
           number: 0, line: 1, action: nil, recordedFingerprint: recorded, replayedFingerprint: replayed,
           stateDiff: nil, recordedStateDiff: nil)
       }
+    } else {
+      let encoded = SharedValueHistory.encodedOnThisThread
+      _ = try? CanonicalJSONEncoder.encode(initialState)
+      holdsSharedValues = SharedValueHistory.encodedOnThisThread != encoded
     }
   }
 
@@ -85,7 +92,8 @@ public final class ActionLogReplay<R: Reducer> where R.State: Codable, R.Action:
   public var position: Position {
     Position(
       header: header, initialState: initialState, state: state, stepCount: stepCount, line: reader.linesRead,
-      offset: reader.offset, firstDivergence: firstDivergence, verifiesFingerprints: verifiesFingerprints)
+      offset: reader.offset, firstDivergence: firstDivergence, verifiesFingerprints: verifiesFingerprints,
+      holdsSharedValues: holdsSharedValues)
   }
 
   /// A replay's place in its log: the state after its last step and the file offset of the next line.
@@ -106,6 +114,7 @@ public final class ActionLogReplay<R: Reducer> where R.State: Codable, R.Action:
     let offset: Int
     let firstDivergence: ActionLogDivergence<R.Action>?
     let verifiesFingerprints: Bool
+    let holdsSharedValues: Bool
   }
 
   /// Reopens the log at `url` at `position` (taken from a replay of the same file): the next step is the one after
@@ -123,6 +132,7 @@ public final class ActionLogReplay<R: Reducer> where R.State: Codable, R.Action:
     stepCount = position.stepCount
     firstDivergence = position.firstDivergence
     hasDiverged = position.firstDivergence != nil
+    holdsSharedValues = position.holdsSharedValues
     verifiesFingerprints = position.verifiesFingerprints
     self.reducer = reducer
     var dependencies = DependencyValues(context: .test)
@@ -161,7 +171,7 @@ public final class ActionLogReplay<R: Reducer> where R.State: Codable, R.Action:
     }
 
     let before = state
-    var after = state
+    var after = holdsSharedValues ? try detachedCopy(of: state, line: line.number) : state
     // Effects are dropped: what they fed back is on the following lines.
     _ = withDependencies {
       $0 = dependencies
@@ -207,7 +217,19 @@ public final class ActionLogReplay<R: Reducer> where R.State: Codable, R.Action:
     }
   }
 
+  /// A copy of `state` whose shared values are new references with the same values (through its `Codable` form,
+  /// as the log's states are made).
+  private func detachedCopy(of state: R.State, line: Int) throws(ActionLogError) -> R.State {
+    do {
+      return try decoder.decode(R.State.self, from: Data(CanonicalJSONEncoder.encode(state)))
+    } catch {
+      throw .encodingFailed(reason: "the state before line \(line): \(ActionLogDecoding.reason(error))")
+    }
+  }
+
   private func fingerprint(_ state: R.State, line: Int) throws(ActionLogError) -> ActionLogFingerprint {
+    let encoded = SharedValueHistory.encodedOnThisThread
+    defer { if SharedValueHistory.encodedOnThisThread != encoded { holdsSharedValues = true } }
     do {
       return try ActionLogFingerprint(of: state)
     } catch {

@@ -19,10 +19,10 @@ extension RecordingSession {
           actionBytes.removeAll(keepingCapacity: true)
           try CanonicalJSONEncoder.encode(chunk.actions[index], appendingTo: &actionBytes)
           var fingerprint: ActionLogFingerprint?
-          if fingerprints, let states = chunk.states { fingerprint = try ActionLogFingerprint(of: states[index]) }
           stateBytes.removeAll(keepingCapacity: true)
-          if writesStates, let states = chunk.states {
-            try CanonicalJSONEncoder.encode(states[index], appendingTo: &stateBytes)
+          if let states = chunk.states {
+            // The shared values in the kept state as they were at its step, not as later steps left them.
+            try encodeState(states[index], atStep: sequence, fingerprint: &fingerprint, into: &stateBytes)
           }
           ActionLogFormat.appendEntry(
             sequence: sequence, origin: origin, nanoseconds: nanoseconds, action: actionBytes,
@@ -44,5 +44,20 @@ extension RecordingSession {
     }
     if let error = file.write(output) { return error }
     return encodingError
+  }
+
+  /// The fingerprint and (if written) the canonical JSON of the state kept at step `step`.
+  private func encodeState(
+    _ state: State, atStep step: UInt64, fingerprint: inout ActionLogFingerprint?, into bytes: inout [UInt8]
+  ) throws {
+    func encode() throws {
+      if fingerprints { fingerprint = try ActionLogFingerprint(of: state) }
+      if writesStates { try CanonicalJSONEncoder.encode(state, appendingTo: &bytes) }
+    }
+    if let sharedValues {
+      try sharedValues.withValues(atStep: step, encode)
+    } else {
+      try encode()
+    }
   }
 }

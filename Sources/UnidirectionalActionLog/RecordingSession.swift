@@ -28,6 +28,9 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
   private let copy: Copy
   /// Whether each buffered action keeps the state after it (for fingerprints and written states).
   private let withStates: Bool
+  /// The values of the shared references in the kept states, as of each step (a kept state holds them by
+  /// reference); nil without kept states.
+  let sharedValues: SharedValueHistory?
   let fingerprints: Bool
   let writesStates: Bool
   let file: ActionLogFile
@@ -72,6 +75,7 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
     self.issueReporter = issueReporter
     self.time = RecordingTimeSource(clock: clock)
     self.withStates = fingerprints || states
+    self.sharedValues = fingerprints || states ? SharedValueHistory() : nil
     self.fingerprints = fingerprints
     self.writesStates = states
     self.flushInterval = flushInterval
@@ -112,6 +116,7 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
     producer.pointee.times[index] = time.now()
     producer.pointee.origins[index] = origin
     producer.pointee.count = index + 1
+    sharedValues?.stepDidEnd()
   }
 
   /// Hands a full chunk to the writer, or arms the writer for a fresh one if it is not polling. Returns `false` once
@@ -309,6 +314,7 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
           chunk.clear()
           if spare.count < 8 { spare.append(chunk) }
         }
+        sharedValues?.forget(throughStep: written)
         resumeFlushWaiters()
         signal.broadcast()
         continue
@@ -375,6 +381,7 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
 
   /// Closes the file and releases every waiter. Called with the signal's mutex held.
   private func finish() {
+    sharedValues?.end()
     if let error = file.close(), failure == nil { failure = error }
     finished = true
     for waiter in flushWaiters { waiter.continuation.resume() }
