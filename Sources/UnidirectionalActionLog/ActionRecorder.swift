@@ -164,7 +164,7 @@ public final class ActionRecorder: Sendable {
 
   /// Starts recording a store: writes the header and returns the session its instrument appends to.
   func attach<State: Encodable, Action: Encodable & Sendable>(
-    initialState: State, dependencies: DependencyValues, defaultFeature: String,
+    initialState: State, dependencies: DependencyValues, defaultFeature: String, tape: DependencyReadTape,
     copy: @escaping RecordingSession<State, Action>.Copy
   ) throws(ActionLogError) -> RecordingSession<State, Action> {
     let available = storage.withLock { storage -> ActionLogFile? in
@@ -185,8 +185,9 @@ public final class ActionRecorder: Sendable {
       feature: feature ?? defaultFeature, initialState: stateBytes, fingerprint: fingerprint)
     if let error = file.write(header) { throw error }
     let session = RecordingSession<State, Action>(
-      file: file, clock: dependencies.clock, fingerprints: fingerprints, states: states, flushInterval: flushInterval,
-      issueReporter: dependencies.issueReporter, maximumPending: maximumPending, copy: copy)
+      file: file, clock: unwrapped(dependencies.clock), fingerprints: fingerprints, states: states,
+      flushInterval: flushInterval, issueReporter: dependencies.issueReporter, maximumPending: maximumPending,
+      tape: tape, copy: copy)
     storage.withLock { $0.session = session }
     return session
   }

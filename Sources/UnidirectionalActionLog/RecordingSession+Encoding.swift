@@ -24,9 +24,14 @@ extension RecordingSession {
             // The shared values in the kept state as they were at its step, not as later steps left them.
             try encodeState(states[index], atStep: sequence, fingerprint: &fingerprint, into: &stateBytes)
           }
+          var reads: (reducer: [UInt8]?, effects: [UInt8]?) = (nil, nil)
+          if !chunk.reads.byIndex.isEmpty, let stepReads = chunk.reads.byIndex[index] {
+            reads = (try Self.encode(stepReads.reducer), try Self.encode(stepReads.effects))
+          }
           ActionLogFormat.appendEntry(
             sequence: sequence, origin: origin, nanoseconds: nanoseconds, action: actionBytes,
-            fingerprint: fingerprint, state: writesStates ? stateBytes : nil, to: &output)
+            fingerprint: fingerprint, state: writesStates ? stateBytes : nil, reads: reads.reducer,
+            effectReads: reads.effects, to: &output)
         } catch {
           let reason = ActionLogDecoding.reason(error)
           ActionLogFormat.appendUnencodable(
@@ -44,6 +49,11 @@ extension RecordingSession {
     }
     if let error = file.write(output) { return error }
     return encodingError
+  }
+
+  /// The canonical JSON of `reads`, or nil when there are none.
+  private static func encode(_ reads: DependencyReads) throws -> [UInt8]? {
+    reads.isEmpty ? nil : try CanonicalJSONEncoder.encode(ActionLogReads(reads))
   }
 
   /// The fingerprint and (if written) the canonical JSON of the state kept at step `step`.

@@ -25,6 +25,8 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
 
   private let producer: UnsafeMutablePointer<Producer>
   private let time: RecordingTimeSource
+  /// What the store's reducer and effects read from the non-deterministic built-in dependencies.
+  private let tape: DependencyReadTape
   private let copy: Copy
   /// Whether each buffered action keeps the state after it (for fingerprints and written states).
   private let withStates: Bool
@@ -67,9 +69,10 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
 
   init(
     file: ActionLogFile, clock: any Clock<Duration>, fingerprints: Bool, states: Bool, flushInterval: Duration,
-    issueReporter: IssueReporter, maximumPending: Int, copy: @escaping Copy
+    issueReporter: IssueReporter, maximumPending: Int, tape: DependencyReadTape, copy: @escaping Copy
   ) {
     self.copy = copy
+    self.tape = tape
     self.file = file
     self.maximumPending = maximumPending
     self.issueReporter = issueReporter
@@ -85,7 +88,8 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
     producer.initialize(
       to: Producer(
         actions: UnsafeMutableRawPointer(chunk.actions), states: chunk.rawStates,
-        times: chunk.times, origins: chunk.origins))
+        times: chunk.times, origins: chunk.origins, reads: chunk.reads))
+    tape.arm()
   }
 
   deinit {
@@ -117,6 +121,14 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
     producer.pointee.origins[index] = origin
     producer.pointee.count = index + 1
     sharedValues?.stepDidEnd()
+    if tape.hasReads { keepReads(at: index) }
+  }
+
+  /// Keeps what was read since the last append with the action at `index` of the current chunk.
+  @inline(never)
+  private func keepReads(at index: Int) {
+    let (reducer, effects) = tape.take()
+    producer.pointee.reads.byIndex[index] = StepReads(reducer: reducer, effects: effects)
   }
 
   /// Hands a full chunk to the writer, or arms the writer for a fresh one if it is not polling. Returns `false` once
@@ -177,6 +189,7 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
     producer.pointee.states = chunk.rawStates
     producer.pointee.times = chunk.times
     producer.pointee.origins = chunk.origins
+    producer.pointee.reads = chunk.reads
   }
 
   /// Queues the partial chunk; returns the last sequence number queued. Call with the producer excluded. The
