@@ -65,13 +65,49 @@ public enum ActionLogTestWriter {
     /// fail.
     public var stepsTakeAnyReducer = false
 
+    /// How values of some types are written, by type (see ``write(_:as:)``).
+    var spellings: [ObjectIdentifier: Spelling] = [:]
+
     /// A configuration for a test named `testName` of `reducer`, importing `imports`.
     public init(testName: String, imports: [String], reducer: String) {
       self.testName = testName
       self.imports = imports
       self.reducer = reducer
     }
+
+    /// Writes values of `type` as a call of its initializer that takes each stored property, in their order and with
+    /// their names — `CaptureShot(number: 1, fileURL: URL(fileURLWithPath: "…"), byteCount: 20_876)` — for a type
+    /// that has one (the writer cannot see initializers: it writes other structs as their JSON).
+    public mutating func writeWithInitializer<T>(_ type: T.Type) {
+      let name = typeName(type)
+      spellings[ObjectIdentifier(type)] = { value, write in
+        let arguments = Mirror(reflecting: value).children.map { child in
+          (child.label.map { $0 + ": " } ?? "") + write(child.value)
+        }
+        return "\(name)(\(arguments.joined(separator: ", ")))"
+      }
+    }
+
+    /// Writes values of `type` with `write`: it returns a Swift expression for a value, writing the values it holds
+    /// with the function it is given.
+    ///
+    /// ```swift
+    /// configuration.write(Progress.self) { progress, write in
+    ///   progress == .starting ? ".starting" : "Progress(done: \(write(progress.done)), of: \(write(progress.total)))"
+    /// }
+    /// ```
+    public mutating func write<T>(
+      _ type: T.Type, as write: @escaping @Sendable (_ value: T, _ write: (Any) -> String) -> String
+    ) {
+      spellings[ObjectIdentifier(type)] = { value, writeValue in
+        guard let value = value as? T else { return "" }
+        return write(value, writeValue)
+      }
+    }
   }
+
+  /// Writes a value as a Swift expression, given a function that writes the values it holds.
+  typealias Spelling = @Sendable (Any, (Any) -> String) -> String
 
   /// One step of a session: an action sent from outside or received from an effect, the state after it, when it
   /// happened and what it read.
@@ -143,7 +179,8 @@ public enum ActionLogTestWriter {
     guard let initialJSON = SwiftSourceRenderer.canonicalJSON(initialState) else {
       throw .unencodable("the initial state (\(typeName(State.self))) does not encode as JSON")
     }
-    var renderer = SwiftSourceRenderer(substitutions: configuration.substitutions)
+    var renderer = SwiftSourceRenderer(
+      substitutions: configuration.substitutions, spellings: configuration.spellings)
     var body: [String] = []
     var before: Any = initialState
     var clockTime = Duration.zero
@@ -167,7 +204,19 @@ public enum ActionLogTestWriter {
     return TestSourceLayout.file(
       configuration: configuration, types: (typeName(State.self), typeName(Action.self)), modules: renderer.modules,
       dependencies: dependencyLines(steps, &renderer), body: body,
-      initialState: renderer.rawLiteral(TestSourceLayout.prettyJSON(initialJSON), indent: "    "))
+      initialState: initialStateLiteral(initialJSON, renderer))
+  }
+
+  /// The initial state's JSON as a literal, and whether it must be in the test because it interpolates what the
+  /// test makes (a substitution).
+  private static func initialStateLiteral(
+    _ json: [UInt8], _ renderer: SwiftSourceRenderer
+  ) -> (literal: String, isLocal: Bool) {
+    let text = TestSourceLayout.prettyJSON(json)
+    let plain = SwiftSourceRenderer().rawLiteral(text, indent: "    ")
+    let substituted = renderer.rawLiteral(text, indent: "    ")
+    guard substituted != plain else { return (plain, false) }
+    return (renderer.rawLiteral(text, indent: "    "), true)
   }
 
   /// The recorded values injected: each kind in the order the session read it (effects' reads before the step's).

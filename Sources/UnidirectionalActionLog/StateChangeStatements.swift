@@ -120,6 +120,8 @@ enum StateChangeStatements {
   private static func arrayChanges(
     _ before: [Any], _ after: [Any], path: String, renderer: inout SwiftSourceRenderer
   ) -> [SourceExpression]? {
+    // A list filled at once reads better as the list.
+    if before.isEmpty, after.count > 1 { return nil }
     let common = min(before.count, after.count)
     var statements: [SourceExpression] = []
     if before.count == after.count {

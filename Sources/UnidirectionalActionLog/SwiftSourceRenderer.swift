@@ -28,10 +28,13 @@ struct SwiftSourceRenderer {
   /// Text in recorded strings written as an interpolation of a Swift expression instead (a recorded folder's path
   /// → `folder.path`), longest first.
   let substitutions: [(text: String, expression: String)]
+  /// How the configuration says values of some types are written.
+  let spellings: [ObjectIdentifier: ActionLogTestWriter.Spelling]
   /// The modules of the types whose cases or literals were written, for the test's imports.
   private(set) var modules: Set<String> = []
 
-  init(substitutions: [String: String] = [:]) {
+  init(substitutions: [String: String] = [:], spellings: [ObjectIdentifier: ActionLogTestWriter.Spelling] = [:]) {
+    self.spellings = spellings
     self.substitutions = substitutions.filter { !$0.key.isEmpty }.sorted { $0.key.count > $1.key.count }
       .map { (text: $0.key, expression: $0.value) }
   }
@@ -58,6 +61,7 @@ struct SwiftSourceRenderer {
   /// `value` as a Swift literal or case, or nil.
   mutating func literal(for value: Any) -> SourceExpression? {
     if let text = Self.scalarLiteral(value) { return SourceExpression(text) }
+    if let spelling = spellings[ObjectIdentifier(type(of: value))] { return spelled(value, with: spelling) }
     switch value {
     case let string as String: return SourceExpression(stringLiteral(string))
     case let string as Substring: return SourceExpression(stringLiteral(String(string)))
@@ -87,6 +91,22 @@ struct SwiftSourceRenderer {
 
   // MARK: Kinds of values
 
+  /// `value` as the configuration spells it; the values it holds written here (as JSON if need be).
+  private mutating func spelled(_ value: Any, with spelling: ActionLogTestWriter.Spelling) -> SourceExpression? {
+    noteModule(of: type(of: value))
+    var throwing = false
+    var unwritable = false
+    let text = spelling(value) { part in
+      guard let expression = self.expression(for: part) else {
+        unwritable = true
+        return ""
+      }
+      throwing = throwing || expression.throwing
+      return expression.text
+    }
+    return unwritable ? nil : SourceExpression(text, throwing: throwing)
+  }
+
   private mutating func list(_ elements: [Any], sorted: Bool) -> SourceExpression? {
     var items: [SourceExpression] = []
     for element in elements {
@@ -94,8 +114,14 @@ struct SwiftSourceRenderer {
       items.append(item)
     }
     if sorted { items.sort { $0.text < $1.text } }
-    return SourceExpression(
-      "[" + items.map(\.text).joined(separator: ", ") + "]", throwing: items.contains(where: \.throwing))
+    let throwing = items.contains(where: \.throwing)
+    let inline = "[" + items.map(\.text).joined(separator: ", ") + "]"
+    guard inline.count > Self.inlineListWidth, items.count > 1 else {
+      return SourceExpression(inline, throwing: throwing)
+    }
+    // One element per line, as a person lays out a long literal (the layout indents the lines after the first).
+    let lines = items.map { "  " + $0.text.replacingOccurrences(of: "\n", with: "\n  ") + "," }
+    return SourceExpression("[\n" + lines.joined(separator: "\n") + "\n]", throwing: throwing)
   }
 
   private mutating func dictionary(_ mirror: Mirror) -> SourceExpression? {
@@ -159,7 +185,9 @@ struct SwiftSourceRenderer {
   private static func scalarLiteral(_ value: Any) -> String? {
     switch value {
     case let bool as Bool: return bool ? "true" : "false"
-    case let integer as any BinaryInteger: return String(describing: integer)
+    case let integer as any BinaryInteger:
+      // `20_876`, as people write long numbers (values beyond Int64 as they are).
+      return Int64(exactly: integer).map(grouped) ?? String(describing: integer)
     case let double as Double: return floatingText(double)
     case let float as Float: return floatingText(float)
     case let uuid as UUID: return uuidLiteral(uuid)
@@ -220,6 +248,9 @@ struct SwiftSourceRenderer {
   }
 
   // MARK: Text
+
+  /// Lists longer than this are written one element per line.
+  static let inlineListWidth = 80
 
   /// A Swift string literal, with the substitutions interpolated.
   func stringLiteral(_ text: String) -> String {

@@ -14,14 +14,19 @@ enum TestSourceLayout {
   /// `head` with its assertion closure: inline when it is one short statement, else a block.
   static func assertion(head: String, statements: [SourceExpression]) -> [String] {
     let lines = statements.map { ($0.throwing && !$0.text.hasPrefix("try ") ? "try " : "") + $0.text }
-    guard !lines.isEmpty else { return [head] }
-    if lines.count == 1, !lines[0].contains("\n") {
+    let headLines = head.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    guard !lines.isEmpty else { return headLines }
+    if lines.count == 1, !lines[0].contains("\n"), headLines.count == 1 {
       let inline = "\(head) { \(lines[0]) }"
       if inline.count + 2 <= width { return [inline] }
     }
-    return ["\(head) {"]
-      + lines.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false) }
-      .map { "  " + $0 } + ["}"]
+    var result = Array(headLines.dropLast())
+    result.append(headLines[headLines.count - 1] + " {")
+    for line in lines.flatMap({ $0.split(separator: "\n", omittingEmptySubsequences: false) }) {
+      result.append("  " + line)
+    }
+    result.append("}")
+    return result
   }
 
   /// `head[a, b]tail` on one line if it fits, else one item per line.
@@ -34,7 +39,7 @@ enum TestSourceLayout {
   /// The whole file.
   static func file(
     configuration: ActionLogTestWriter.Configuration, types: (state: String, action: String), modules: Set<String>,
-    dependencies: [String], body: [String], initialState: String
+    dependencies: [String], body: [String], initialState: (literal: String, isLocal: Bool)
   ) -> String {
     let always: Set<String> = ["Foundation", "Testing", "Unidirectional", "UnidirectionalTesting"]
     let omitted: Set<String> = ["Swift", "_Concurrency", configuration.module ?? "Swift"]
@@ -57,8 +62,8 @@ enum TestSourceLayout {
         "  reducer: some Reducer<\(types.state), \(types.action)>, reporter: TestReporter = .automatic",
         ") async throws {",
       ]
+      test += initialStateLines(initialState, reducer: "reducer")
       test += [
-        "let initialState = try recordedInitialState(of: reducer)",
         "let store = TestStore(",
         "  initialState: initialState, reducer: { reducer },",
         "  withDependencies: {",
@@ -67,7 +72,7 @@ enum TestSourceLayout {
       test += ["  }, reporter: reporter)"]
     } else {
       lines += ["", "@Test func \(name)() async throws {"]
-      test.append("let initialState = try recordedInitialState(of: \(configuration.reducer))")
+      test += initialStateLines(initialState, reducer: configuration.reducer)
       test.append("let store = TestStore(initialState: initialState) {")
       test.append("  \(configuration.reducer)")
       test.append("} withDependencies: {")
@@ -79,17 +84,30 @@ enum TestSourceLayout {
     }
     test.append("")
     test += body
-    lines += test.map { $0.isEmpty ? "" : "  " + $0 }
+    lines += test.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false) }
+      .map { $0.isEmpty ? "" : "  " + $0 }
+    lines += ["}", ""]
+    if initialState.isLocal {
+      lines += [
+        "/// The state the recording started from, decoded as `reducer`'s.",
+        "private func recordedInitialState<R: Reducer>(of reducer: R, json: String) throws -> R.State",
+        "where R.State: Decodable {",
+        "  try fromJSON(json)",
+        "}",
+        "",
+      ]
+    } else {
+      lines += [
+        "/// The state the recording started from.",
+        "private func recordedInitialState<R: Reducer>(of reducer: R) throws -> R.State where R.State: Decodable {",
+        "  try fromJSON(",
+        "    \(initialState.literal)",
+        "  )",
+        "}",
+        "",
+      ]
+    }
     lines += [
-      "}",
-      "",
-      "/// The state the recording started from.",
-      "private func recordedInitialState<R: Reducer>(of reducer: R) throws -> R.State where R.State: Decodable {",
-      "  try fromJSON(",
-      "    \(initialState)",
-      "  )",
-      "}",
-      "",
       "/// A value written as its recorded JSON: its type's initializers are not known to the writer.",
       "private func fromJSON<T: Decodable>(_ json: String) throws -> T {",
       "  try JSONDecoder().decode(T.self, from: Data(json.utf8))",
@@ -97,6 +115,12 @@ enum TestSourceLayout {
       "",
     ]
     return lines.joined(separator: "\n")
+  }
+
+  /// `let initialState = …`: in the test itself when the recorded state names what the test makes (a folder).
+  private static func initialStateLines(_ initialState: (literal: String, isLocal: Bool), reducer: String) -> [String] {
+    guard initialState.isLocal else { return ["let initialState = try recordedInitialState(of: \(reducer))"] }
+    return ["let initialState = try recordedInitialState(", "  of: \(reducer),", "  json: \(initialState.literal))"]
   }
 
   /// Canonical JSON laid out one member per line, two spaces per level (empty objects and arrays stay `{}`, `[]`).

@@ -58,9 +58,12 @@ import Unidirectional
     #expect(
       text(UUID(uuidString: "DEADBEEF-0000-4000-8000-000000000001")!)
         == #"UUID(uuidString: "DEADBEEF-0000-4000-8000-000000000001")!"#)
-    #expect(text(Date(timeIntervalSinceReferenceDate: 786_000_000.25)) == "Date(timeIntervalSinceReferenceDate: 786000000.25)")
+    #expect(
+      text(Date(timeIntervalSinceReferenceDate: 786_000_000.25)) == "Date(timeIntervalSinceReferenceDate: 786000000.25)"
+    )
     #expect(text(URL(fileURLWithPath: "/tmp/a b.png")) == #"URL(fileURLWithPath: "/tmp/a b.png")"#)
-    #expect(text(URL(fileURLWithPath: "/tmp/", isDirectory: true)) == #"URL(fileURLWithPath: "/tmp", isDirectory: true)"#)
+    #expect(
+      text(URL(fileURLWithPath: "/tmp/", isDirectory: true)) == #"URL(fileURLWithPath: "/tmp", isDirectory: true)"#)
     #expect(text(URL(string: "https://example.com/x?y=1")!) == #"URL(string: "https://example.com/x?y=1")!"#)
     #expect(text(Duration.milliseconds(1_500)) == ".milliseconds(1_500)")
     #expect(text(Duration.seconds(3)) == ".seconds(3)")
@@ -99,13 +102,20 @@ import Unidirectional
   }
 
   @Test func stateChangesAreAssignmentsOfWhatChanged() {
-    let screen = Screen(profile: Profile(id: 1, name: "Ada"), items: [Profile(id: 1, name: "Ada")], count: Shared(value: 0))
+    let screen = Screen(
+      profile: Profile(id: 1, name: "Ada"), items: [Profile(id: 1, name: "Ada")], count: Shared(value: 0))
     #expect(statements(screen) { $0.title = "Hi" } == [#"$0.title = "Hi""#])
     #expect(statements(screen) { $0.profile?.name = "Grace" } == [#"$0.profile?.name = "Grace""#])
     // A `let` property is not assigned: the value holding it is.
-    #expect(statements(screen) { $0.profile = Profile(id: 2, name: "Ada") } == [##"$0.profile = fromJSON(#"{"id":2,"name":"Ada"}"#)"##])
+    #expect(
+      statements(screen) { $0.profile = Profile(id: 2, name: "Ada") } == [
+        ##"$0.profile = fromJSON(#"{"id":2,"name":"Ada"}"#)"##
+      ])
     #expect(statements(screen) { $0.items[0].name = "Linus" } == [#"$0.items[0].name = "Linus""#])
-    #expect(statements(screen) { $0.items.append(Profile(id: 2, name: "B")) } == [##"$0.items.append(fromJSON(#"{"id":2,"name":"B"}"#))"##])
+    #expect(
+      statements(screen) { $0.items.append(Profile(id: 2, name: "B")) } == [
+        ##"$0.items.append(fromJSON(#"{"id":2,"name":"B"}"#))"##
+      ])
     #expect(statements(screen) { $0.items.removeAll() } == ["$0.items.removeLast()"])
     #expect(statements(screen) { $0.tags.insert("x") } == [#"$0.tags.insert("x")"#])
     #expect(statements(screen) { $0.mode = .careful } == ["$0.mode = .careful"])
