@@ -256,7 +256,7 @@ struct SwiftSourceRenderer {
   func stringLiteral(_ text: String) -> String {
     "\""
       + substituted(text) {
-        Self.escaped(String($0))
+        swiftEscaped(String($0))
       } interpolation: {
         "\\(\($0))"
       } + "\""
@@ -297,27 +297,6 @@ struct SwiftSourceRenderer {
       break
     }
     return result + plain(rest)
-  }
-
-  private static func escaped(_ text: String) -> String {
-    var result = ""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "\n": result += "\\n"
-      case "\r": result += "\\r"
-      case "\t": result += "\\t"
-      case "\0": result += "\\0"
-      default:
-        if scalar.value < 0x20 || scalar.value == 0x7F {
-          result += "\\u{" + String(scalar.value, radix: 16) + "}"
-        } else {
-          result.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return result
   }
 
   /// `name` as a member after a dot: in backticks only for the few keywords Swift does not take there (SE-0071).

@@ -197,6 +197,36 @@ final class ExactReplayTests: XCTestCase {
       #"{"random":[18446744073709551615]}"#)
   }
 
+  func testSequenceDependenciesGiveTheirValuesInOrderThenReportEachReadTooMany() {
+    let issues = LoggedIssues()
+    withDependencies {
+      $0.issueReporter = issues.reporter
+    } operation: {
+      let uuid = UUIDGenerator.sequence([UUID(7)])
+      XCTAssertEqual([uuid(), uuid(), uuid()], [UUID(7), UUID(0), UUID(1)])
+      let date = DateGenerator.sequence([Date(timeIntervalSinceReferenceDate: 5)])
+      XCTAssertEqual(
+        [date.now, date.now], [Date(timeIntervalSinceReferenceDate: 5), Date(timeIntervalSinceReferenceDate: 5)])
+      let random = WithRandomNumberGenerator.sequence([42, .max])
+      let numbers = random { [$0.next(), $0.next(), $0.next()] }
+      XCTAssertEqual(Array(numbers.prefix(2)), [42, .max])
+      // The same numbers drawn give the same roll: what a test written from a log relies on.
+      let rolls = (0..<2).map { _ in
+        let recorded = WithRandomNumberGenerator.sequence([0x9E37_79B9_7F4A_7C15, 12_345])
+        return recorded { Int.random(in: 1...6, using: &$0) }
+      }
+      XCTAssertEqual(rolls[0], rolls[1])
+    }
+    XCTAssertEqual(
+      issues.messages,
+      [
+        "@Dependency(\\.uuid) was called 2 times; its sequence has 1 value.",
+        "@Dependency(\\.uuid) was called 3 times; its sequence has 1 value.",
+        "@Dependency(\\.date) was read 2 times; its sequence has 1 value.",
+        "@Dependency(\\.withRandomNumberGenerator) drew 3 times; its sequence has 2 values.",
+      ])
+  }
+
   /// A log written by the recorder before exact replay (format version 1, no reads): two `.add`s of `Identified`
   /// recorded with `$0.uuid = .incrementing`.
   static let version1Log = #"""

@@ -33,18 +33,8 @@ public struct DateGenerator: Sendable {
   /// $0.date = .sequence([Date(timeIntervalSinceReferenceDate: 786_000_000), Date(timeIntervalSinceReferenceDate: 786_000_001)])
   /// ```
   public static func sequence(_ dates: [Date]) -> Self {
-    let next = LockIsolated(0)
-    return Self {
-      let index = next.withLock { index in
-        defer { index += 1 }
-        return index
-      }
-      guard index < dates.count else {
-        reportIssue("@Dependency(\\.date) was read more than the \(dates.count) times its sequence has values for.")
-        return dates.last ?? Date(timeIntervalSinceReferenceDate: 0)
-      }
-      return dates[index]
-    }
+    let sequence = ValueSequence(dates, use: "@Dependency(\\.date) was read")
+    return Self { sequence.next { _ in dates.last ?? Date(timeIntervalSinceReferenceDate: 0) } }
   }
 
   /// Reports a test failure when called, then returns the reference date (2001-01-01).

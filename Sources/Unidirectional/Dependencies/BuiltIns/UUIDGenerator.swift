@@ -42,19 +42,8 @@ public struct UUIDGenerator: Sendable {
   /// $0.uuid = .sequence([UUID(uuidString: "DEADBEEF-0000-4000-8000-000000000001")!, UUID(1)])
   /// ```
   public static func sequence(_ uuids: [UUID]) -> Self {
-    let next = LockIsolated(0)
-    return Self {
-      let index = next.withLock { index in
-        defer { index += 1 }
-        return index
-      }
-      guard index < uuids.count else {
-        reportIssue(
-          "@Dependency(\\.uuid) was called more than the \(uuids.count) times its sequence has values for.")
-        return UUID(sequenceNumber: UInt64(index - uuids.count))
-      }
-      return uuids[index]
-    }
+    let sequence = ValueSequence(uuids, use: "@Dependency(\\.uuid) was called")
+    return Self { sequence.next { UUID(sequenceNumber: UInt64($0)) } }
   }
 
   /// Reports a test failure when called, then returns the zero UUID.

@@ -26,7 +26,8 @@ public final class WithRandomNumberGenerator: Sendable {
   /// $0.withRandomNumberGenerator = .sequence([0x9E37_79B9_7F4A_7C15, 42])
   /// ```
   public static func sequence(_ numbers: [UInt64]) -> WithRandomNumberGenerator {
-    WithRandomNumberGenerator(NumberSequence(numbers: numbers))
+    WithRandomNumberGenerator(
+      NumberSequence(sequence: ValueSequence(numbers, use: "@Dependency(\\.withRandomNumberGenerator) drew")))
   }
 
   /// Runs `work` with the generator; keep it short, it holds the generator's lock.
@@ -37,17 +38,10 @@ public final class WithRandomNumberGenerator: Sendable {
 
 /// The numbers of ``WithRandomNumberGenerator/sequence(_:)``.
 private struct NumberSequence: RandomNumberGenerator, Sendable {
-  let numbers: [UInt64]
-  var index = 0
+  let sequence: ValueSequence<UInt64>
 
   mutating func next() -> UInt64 {
-    defer { index += 1 }
-    guard index < numbers.count else {
-      reportIssue(
-        "@Dependency(\\.withRandomNumberGenerator) drew more than the \(numbers.count) numbers its sequence has.")
-      return SplitMix64.standIn(at: index - numbers.count)
-    }
-    return numbers[index]
+    sequence.next { SplitMix64.standIn(at: $0) }
   }
 }
 
