@@ -227,6 +227,20 @@ final class ExactReplayTests: XCTestCase {
       ])
   }
 
+  func testARecordingStoreKeepsItsTestClockATestClockForWhatSchedulesOnIt() {
+    var values = DependencyValues(context: .test)
+    let clock = TestClock()
+    values.clock = clock
+    values.continuousClock = ImmediateClock()
+    DependencyReadTape().install(into: &values)
+    // Wrapped to record `now`, and still the same clocks underneath (a TestClock's scheduling, the recorder's times).
+    XCTAssertFalse(values.clock is TestClock)
+    XCTAssertTrue(unwrapped(values.clock) as? TestClock === clock)
+    XCTAssertTrue(unwrapped(values.continuousClock) is ImmediateClock)
+    // An unimplemented clock is left alone: wrapping it would read it, and fail a test that never uses it.
+    XCTAssertTrue(values.suspendingClock is UnimplementedClock)
+  }
+
   /// A log written by the recorder before exact replay (format version 1, no reads): two `.add`s of `Identified`
   /// recorded with `$0.uuid = .incrementing`.
   static let version1Log = #"""

@@ -30,8 +30,9 @@ package final class SharedValueHistory: @unchecked Sendable {
   }
 
   private struct Changes {
-    /// Kept alive while it has entries, so its identifier is not reused.
-    let root: AnyObject
+    /// Not kept alive (a shared value whose last use goes away saves and goes, recorded or not): an entry whose root
+    /// is gone belongs to no live value, and a new value at the same address starts its own.
+    weak var root: AnyObject?
     var entries: [Entry]
   }
 
@@ -107,7 +108,8 @@ package final class SharedValueHistory: @unchecked Sendable {
   /// Called with the root's lock held.
   func value(of root: AnyObject, atStep step: UInt64) -> Any? {
     lock.withLock {
-      changes[ObjectIdentifier(root)]?.entries.first { $0.afterStep >= step }?.value
+      guard let change = changes[ObjectIdentifier(root)], change.root === root else { return nil }
+      return change.entries.first { $0.afterStep >= step }?.value
     }
   }
 
@@ -115,6 +117,7 @@ package final class SharedValueHistory: @unchecked Sendable {
     let step = steps.load(ordering: .acquiring)
     lock.withLock {
       let id = ObjectIdentifier(root)
+      if let known = changes[id], known.root !== root { changes[id] = nil }  // a value gone, its address reused
       // Only the first change after a step: the value before it is the value at the end of that step.
       if let last = changes[id]?.entries.last, last.afterStep == step { return }
       changes[id, default: Changes(root: root, entries: [])].entries.append(Entry(afterStep: step, value: value()))

@@ -87,6 +87,27 @@ import Unidirectional
     }
   }
 
+  /// A recording keeps values, not the shared values themselves: one whose last use goes away still saves and goes.
+  @Test func aRecordingKeepsNoSharedValueAlive() throws {
+    let history = SharedValueHistory()
+    defer { history.end() }
+    let files = InMemoryFileSystem()
+    let url = URL(fileURLWithPath: "/shared-value-history/count.json")
+    do {
+      let count = withDependencies {
+        $0.defaultFileStorage = .inMemory(files, debounce: .seconds(1))
+        $0.clock = TestClock()
+      } operation: {
+        Shared(wrappedValue: 0, .fileStorage(url))
+      }
+      history.stepDidEnd()
+      count.withLock { $0 = 7 }  // recorded: the value before it, 0
+      #expect(files.writeCount == 0)
+    }
+    #expect(files.writeCount == 1)
+    #expect(files[url].map { String(decoding: $0, as: UTF8.self) } == "7")
+  }
+
   private func encodeInt(_ shared: Shared<Int>) -> Int? {
     guard let data = try? JSONEncoder().encode(shared) else { return nil }
     return Int(String(decoding: data, as: UTF8.self))
