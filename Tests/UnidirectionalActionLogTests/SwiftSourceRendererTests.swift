@@ -123,6 +123,28 @@ import Unidirectional
     #expect(statements(screen) { _ in } == [])
   }
 
+  @Test func namedTypesAreWrittenWithTheirInitializerAndTimesAdvanceTheClock() throws {
+    var configuration = ActionLogTestWriter.Configuration(testName: "points", imports: [], reducer: "Points()")
+    configuration.writeWithInitializer(Point.self)
+    let steps: [ActionLogTestWriter.Step<[Point], Action>] = [
+      .init(
+        origin: .sent, action: .point(Point(x: 1, y: 2)), state: [Point(x: 1, y: 2)], time: .nanoseconds(200_300_000)),
+      .init(origin: .received, action: .start, state: [Point(x: 1, y: 3)], time: .milliseconds(1_700)),
+    ]
+    let source = try ActionLogTestWriter.source(initialState: [Point](), steps: steps, configuration: configuration)
+    let body = source.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+    let first = try #require(body.firstIndex(of: "await clock.advance(by: .milliseconds(201))"))
+    #expect(
+      Array(body[first...].prefix(6)) == [
+        "await clock.advance(by: .milliseconds(201))",
+        "await store.send(.point(SwiftSourceRendererTests.Point(x: 1, y: 2))) {",
+        "$0.append(SwiftSourceRendererTests.Point(x: 1, y: 2))",
+        "}",
+        "await clock.advance(by: .milliseconds(1_499))",
+        "await store.receive(.start) { $0[0].y = 3 }",
+      ])
+  }
+
   @Test func jsonIsLaidOutOneMemberPerLine() {
     #expect(
       TestSourceLayout.prettyJSON(Array(#"{"a":[1,{"b":"x,y"}],"c":{},"d":[]}"#.utf8)) == """
