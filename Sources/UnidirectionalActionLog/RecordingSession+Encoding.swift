@@ -11,6 +11,8 @@ extension RecordingSession {
     var actionBytes: [UInt8] = []
     var stateBytes: [UInt8] = []
     for chunk in batch {
+      // Most steps read nothing: looked up only in a chunk where some did.
+      let chunkReads = chunk.reads.byIndex
       for index in 0..<chunk.count {
         let sequence = chunk.firstSequence + UInt64(index)
         let origin = chunk.origins[index]
@@ -24,14 +26,16 @@ extension RecordingSession {
             // The shared values in the kept state as they were at its step, not as later steps left them.
             try encodeState(states[index], atStep: sequence, fingerprint: &fingerprint, into: &stateBytes)
           }
-          var reads: (reducer: [UInt8]?, effects: [UInt8]?) = (nil, nil)
-          if !chunk.reads.byIndex.isEmpty, let stepReads = chunk.reads.byIndex[index] {
-            reads = (try Self.encode(stepReads.reducer), try Self.encode(stepReads.effects))
+          var reducerReads: [UInt8]?
+          var effectReads: [UInt8]?
+          if !chunkReads.isEmpty, let stepReads = chunkReads[index] {
+            reducerReads = try Self.encode(stepReads.reducer)
+            effectReads = try Self.encode(stepReads.effects)
           }
           ActionLogFormat.appendEntry(
             sequence: sequence, origin: origin, nanoseconds: nanoseconds, action: actionBytes,
-            fingerprint: fingerprint, state: writesStates ? stateBytes : nil, reads: reads.reducer,
-            effectReads: reads.effects, to: &output)
+            fingerprint: fingerprint, state: writesStates ? stateBytes : nil, reads: reducerReads,
+            effectReads: effectReads, to: &output)
         } catch {
           let reason = ActionLogDecoding.reason(error)
           ActionLogFormat.appendUnencodable(

@@ -13,7 +13,7 @@ import Synchronization
 /// // send path, with the store's lock held:
 /// copies.append(state); history.stepDidEnd()                  // step n
 /// // writer thread, later:
-/// let json = history.withValues(atStep: n) { try encode(copies[n - 1]) }
+/// try history.withValues(atStep: n) { json = try encode(copies[n - 1]) }
 /// history.forget(throughStep: n)
 /// history.end()                                               // when the recording ends
 /// ```
@@ -74,7 +74,9 @@ package final class SharedValueHistory: @unchecked Sendable {
 
   /// Runs `body` (an encoding of a state copied at step `step`) with every shared value reading its value as of the
   /// end of that step.
-  package func withValues<R>(atStep step: UInt64, _ body: () throws -> R) rethrows -> R {
+  ///
+  /// Not generic: a recorder's writer calls it for every state it encodes.
+  package func withValues(atStep step: UInt64, _ body: () throws -> Void) rethrows {
     let context = ThreadContext.current(key: ThreadContext.key)
     let outer = context.pointee.sharedValuesAsOf
     context.pointee.sharedValuesAsOf = (Unmanaged.passUnretained(self), step)

@@ -44,7 +44,9 @@ import Unidirectional
     profile.withLock { $0 = Profile(name: "Linus", nickname: "L") }  // after every step: only the live value
 
     let encoded = try copies.indices.map { index in
-      try history.withValues(atStep: UInt64(index + 1)) { try json(copies[index]) }
+      var encoded = ""
+      try history.withValues(atStep: UInt64(index + 1)) { encoded = try json(copies[index]) }
+      return encoded
     }
     #expect(
       encoded == [
@@ -66,11 +68,11 @@ import Unidirectional
     count.withLock { $0 = 2 }
     history.forget(throughStep: 1)
     // Step 2 is still answered; step 1's value is gone (nothing will ask for it).
-    #expect(history.withValues(atStep: 2) { encodeInt(count) } == 1)
-    #expect(history.withValues(atStep: 1) { encodeInt(count) } == 1)
+    #expect(encoded(count, in: history, atStep: 2) == 1)
+    #expect(encoded(count, in: history, atStep: 1) == 1)
     history.end()
     count.withLock { $0 = 3 }
-    #expect(history.withValues(atStep: 2) { encodeInt(count) } == 3)
+    #expect(encoded(count, in: history, atStep: 2) == 3)
   }
 
   @Test func changesFromOtherThreadsAreOrderedWithTheSteps() async throws {
@@ -83,7 +85,7 @@ import Unidirectional
       #expect(step == count.wrappedValue)
     }
     for step in 1...200 {
-      #expect(history.withValues(atStep: UInt64(step)) { encodeInt(count) } == step)
+      #expect(encoded(count, in: history, atStep: UInt64(step)) == step)
     }
   }
 
@@ -106,6 +108,13 @@ import Unidirectional
     }
     #expect(files.writeCount == 1)
     #expect(files[url].map { String(decoding: $0, as: UTF8.self) } == "7")
+  }
+
+  /// `shared` encoded as of `step` of `history`.
+  private func encoded(_ shared: Shared<Int>, in history: SharedValueHistory, atStep step: UInt64) -> Int? {
+    var value: Int?
+    history.withValues(atStep: step) { value = encodeInt(shared) }
+    return value
   }
 
   private func encodeInt(_ shared: Shared<Int>) -> Int? {
