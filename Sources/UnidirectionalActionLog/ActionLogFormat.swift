@@ -4,7 +4,7 @@ import Unidirectional
 /// Writes the lines of an action log (JSON Lines, UTF-8, one `\n` after every line).
 ///
 /// ```
-/// {"format":"unidirectional-action-log","version":1,"feature":"TimerCounter","fingerprints":"fnv1a64-structural",
+/// {"format":"unidirectional-action-log","version":2,"feature":"TimerCounter","fingerprints":"fnv1a64-structural",
 ///  "initialFingerprint":"…","initialState":{"count":0,"isRunning":false,"target":3}}
 /// {"seq":1,"origin":"sent","time":0,"action":{"start":{}},"fingerprint":"…"}
 /// {"seq":2,"origin":"received","time":0.100131,"action":{"tick":{}},"fingerprint":"…"}
