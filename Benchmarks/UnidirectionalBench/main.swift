@@ -56,6 +56,13 @@ if arguments.dropFirst().first == "effects" {
   exit(results.isEmpty ? 1 : 0)
 }
 
+if arguments.dropFirst().first == "actionlog" {
+  // Only action logs: recording's writer, replay: `unidirectional-bench actionlog [--json]`.
+  let results = await ActionLogBenchmarks.all(rounds: rounds)
+  print(json ? results.map(\.jsonLine).joined(separator: "\n") : BenchmarkResult.table(results))
+  exit(results.isEmpty ? 1 : 0)
+}
+
 if arguments.dropFirst().first == "stores" {
   // Only the many-stores cases: `unidirectional-bench stores [--json] [--count N]` (default: 100k and 1M stores).
   let counts = arguments.firstIndex(of: "--count").flatMap { index in

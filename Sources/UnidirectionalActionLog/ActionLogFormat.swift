@@ -4,20 +4,25 @@ import Unidirectional
 /// Writes the lines of an action log (JSON Lines, UTF-8, one `\n` after every line).
 ///
 /// ```
-/// {"format":"unidirectional-action-log","version":1,"feature":"TimerCounter","fingerprints":"fnv1a64-structural",
+/// {"format":"unidirectional-action-log","version":2,"feature":"TimerCounter","fingerprints":"fnv1a64-structural",
 ///  "initialFingerprint":"…","initialState":{"count":0,"isRunning":false,"target":3}}
 /// {"seq":1,"origin":"sent","time":0,"action":{"start":{}},"fingerprint":"…"}
 /// {"seq":2,"origin":"received","time":0.100131,"action":{"tick":{}},"fingerprint":"…"}
 /// ```
 /// (The header is one line; it is wrapped here.) `time` is seconds since recording started on the store's
 /// injected clock, to the nanosecond; `fingerprint` is the ``ActionLogFingerprint`` of the state after the action.
+/// A step whose reducer read non-deterministic dependencies carries `"reads":{…}`, and one before which effects did
+/// `"effectReads":{…}` (``ActionLogReads``).
 /// A line whose action could not be encoded carries `"unencodable":"<reason>"` instead of `"action"`. A recorder
 /// made with `states: true` adds `"state":{…}`, the whole state after the action (canonical JSON, secrets redacted).
 enum ActionLogFormat {
   /// The `format` value of every header.
   static let name = "unidirectional-action-log"
-  /// The version this library writes and reads.
-  static let version = 1
+  /// The version this library writes. Version 2 added what each step read from non-deterministic dependencies
+  /// (`"reads"`, `"effectReads"`): its replays feed them back.
+  static let version = 2
+  /// The versions this library reads: a version 1 log replays with the dependencies the replay is given.
+  static let readableVersions = 1...2
 
   /// The header line, with its newline.
   static func header(feature: String, initialState: [UInt8], fingerprint: ActionLogFingerprint?) -> [UInt8] {
@@ -45,15 +50,24 @@ enum ActionLogFormat {
   /// Appends one action line, with its newline.
   static func appendEntry(
     sequence: UInt64, origin: ActionOrigin, nanoseconds: Int64, action: [UInt8],
-    fingerprint: ActionLogFingerprint?, state: [UInt8]? = nil, to output: inout [UInt8]
+    fingerprint: ActionLogFingerprint?, state: [UInt8]? = nil, reads: [UInt8]? = nil, effectReads: [UInt8]? = nil,
+    to output: inout [UInt8]
   ) {
     appendPrefix(sequence: sequence, origin: origin, nanoseconds: nanoseconds, to: &output)
     output.append(contentsOf: #","action":"#.utf8)
     output.append(contentsOf: action)
+    if let effectReads {
+      output.append(contentsOf: #","effectReads":"#.utf8)
+      output.append(contentsOf: effectReads)
+    }
     if let fingerprint {
       output.append(contentsOf: #","fingerprint":""#.utf8)
       output.append(contentsOf: fingerprint.description.utf8)
       output.append(UInt8(ascii: "\""))
+    }
+    if let reads {
+      output.append(contentsOf: #","reads":"#.utf8)
+      output.append(contentsOf: reads)
     }
     if let state {
       output.append(contentsOf: #","state":"#.utf8)

@@ -50,9 +50,11 @@ public struct ActionLogHeader: Sendable, Equatable {
     guard line.format == ActionLogFormat.name else {
       throw .unsupportedFormat(line: 1, found: "format \"\(line.format)\" (expected \"\(ActionLogFormat.name)\")")
     }
-    guard line.version == ActionLogFormat.version else {
+    guard ActionLogFormat.readableVersions.contains(line.version) else {
+      let versions = ActionLogFormat.readableVersions
       throw .unsupportedFormat(
-        line: 1, found: "version \(line.version) (this library reads version \(ActionLogFormat.version))")
+        line: 1,
+        found: "version \(line.version) (this library reads versions \(versions.lowerBound) to \(versions.upperBound))")
     }
     if let algorithm = line.fingerprints, algorithm != ActionLogFingerprint.algorithm {
       throw .unsupportedFormat(line: 1, found: "fingerprint algorithm \"\(algorithm)\"")

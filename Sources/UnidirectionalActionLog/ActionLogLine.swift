@@ -11,6 +11,10 @@ struct ActionLogLine<Action: Decodable>: Decodable {
   let seconds: Double
   let action: Action
   let fingerprint: String?
+  /// What the reducer read from non-deterministic dependencies (`nil`: nothing, or a version 1 log).
+  let reads: ActionLogReads?
+  /// What effects read since the line before.
+  let effectReads: ActionLogReads?
 
   init(from decoder: any Decoder) throws {
     typealias Keys = ActionLogLineKeys
@@ -32,13 +36,15 @@ struct ActionLogLine<Action: Decodable>: Decodable {
       throw ActionDecodingFailure(reason: ActionLogDecoding.reason(error))
     }
     fingerprint = try container.decodeIfPresent(String.self, forKey: .fingerprint)
+    reads = try container.decodeIfPresent(ActionLogReads.self, forKey: .reads)
+    effectReads = try container.decodeIfPresent(ActionLogReads.self, forKey: .effectReads)
   }
 }
 
 /// The keys of an action line. Outside the generic line type: a key type nested in it would be generic too, and
 /// its metadata looked up again for every line (measured: a fifth of replay's time).
 enum ActionLogLineKeys: String, CodingKey {
-  case seq, origin, time, action, unencodable, fingerprint
+  case seq, origin, time, action, unencodable, fingerprint, reads, effectReads
 }
 
 /// An action that is well-formed JSON but not one of the reducer's actions.

@@ -18,10 +18,14 @@ import Unidirectional
 /// if let divergence = replay.firstDivergence { print(divergence) }
 /// ```
 ///
-/// The file is streamed: memory does not grow with the log's length. The reducer runs with test dependencies
-/// (plus `prepareDependencies`), so a reducer that reads a dependency while reducing behaves the same on every
-/// replay — inject what it read when recording (e.g. `$0.uuid = .incrementing`) to reproduce the recorded
-/// states. Effects the reducer returns are dropped: the actions they fed back are in the log.
+/// The file is streamed: memory does not grow with the log's length. Replay is exact: the values the reducer read
+/// from the non-deterministic built-ins when recording — `uuid()`, `date.now`, the numbers a
+/// `withRandomNumberGenerator` body drew, a clock's `now` — are in the log with each step and are given back to it,
+/// with no setup; a step that now reads more or fewer of them is a divergence naming them
+/// (``ActionLogDivergence/readMismatches``). Every other dependency has its test value (plus
+/// `prepareDependencies`, which also overrides the recorded values). A log recorded before exact replay (format
+/// version 1) replays with those dependencies only: inject what its reducer read (`$0.uuid = .incrementing`).
+/// Effects the reducer returns are dropped: the actions they fed back are in the log.
 public final class ActionLogReplay<R: Reducer> where R.State: Codable, R.Action: Decodable {
   /// The log's header.
   public let header: ActionLogHeader
@@ -40,8 +44,13 @@ public final class ActionLogReplay<R: Reducer> where R.State: Codable, R.Action:
   private let reader: ActionLogLineReader
   private let decoder = JSONDecoder()
   private let dependencies: DependencyValues
+  /// Gives the reducer, step by step, what it read when recording (nil for a version 1 log).
+  private let feed: DependencyReplayFeed?
   /// Whether `firstDivergence` is set (a flag: testing the optional generic value costs a metadata lookup).
   private var hasDiverged = false
+  /// Whether the state holds shared values: each step then reduces a copy whose shared values are its own, so the
+  /// state before the step keeps its values (a plain copy would share them with the state after it).
+  private var holdsSharedValues = false
 
   /// Opens the log at `url` and reads its header.
   ///
@@ -66,9 +75,7 @@ public final class ActionLogReplay<R: Reducer> where R.State: Codable, R.Action:
     self.state = initialState
     self.reducer = reducer
     self.verifiesFingerprints = verifyFingerprints
-    var dependencies = DependencyValues(context: .test)
-    prepareDependencies(&dependencies)
-    self.dependencies = dependencies
+    (feed, dependencies) = Self.dependencies(for: header, prepareDependencies)
     if verifyFingerprints, let recorded = header.initialFingerprint {
       let replayed = try fingerprint(initialState, line: 1)
       if replayed != recorded {
@@ -77,6 +84,10 @@ public final class ActionLogReplay<R: Reducer> where R.State: Codable, R.Action:
           number: 0, line: 1, action: nil, recordedFingerprint: recorded, replayedFingerprint: replayed,
           stateDiff: nil, recordedStateDiff: nil)
       }
+    } else {
+      let encoded = SharedValueHistory.encodedOnThisThread
+      _ = try? CanonicalJSONEncoder.encode(initialState)
+      holdsSharedValues = SharedValueHistory.encodedOnThisThread != encoded
     }
   }
 
@@ -85,7 +96,8 @@ public final class ActionLogReplay<R: Reducer> where R.State: Codable, R.Action:
   public var position: Position {
     Position(
       header: header, initialState: initialState, state: state, stepCount: stepCount, line: reader.linesRead,
-      offset: reader.offset, firstDivergence: firstDivergence, verifiesFingerprints: verifiesFingerprints)
+      offset: reader.offset, firstDivergence: firstDivergence, verifiesFingerprints: verifiesFingerprints,
+      holdsSharedValues: holdsSharedValues)
   }
 
   /// A replay's place in its log: the state after its last step and the file offset of the next line.
@@ -106,6 +118,7 @@ public final class ActionLogReplay<R: Reducer> where R.State: Codable, R.Action:
     let offset: Int
     let firstDivergence: ActionLogDivergence<R.Action>?
     let verifiesFingerprints: Bool
+    let holdsSharedValues: Bool
   }
 
   /// Reopens the log at `url` at `position` (taken from a replay of the same file): the next step is the one after
@@ -123,11 +136,21 @@ public final class ActionLogReplay<R: Reducer> where R.State: Codable, R.Action:
     stepCount = position.stepCount
     firstDivergence = position.firstDivergence
     hasDiverged = position.firstDivergence != nil
+    holdsSharedValues = position.holdsSharedValues
     verifiesFingerprints = position.verifiesFingerprints
     self.reducer = reducer
+    (feed, dependencies) = Self.dependencies(for: position.header, prepareDependencies)
+  }
+
+  /// Test dependencies, fed the recorded values of a log that has them, then changed by `prepareDependencies`.
+  private static func dependencies(
+    for header: ActionLogHeader, _ prepareDependencies: (inout DependencyValues) -> Void
+  ) -> (DependencyReplayFeed?, DependencyValues) {
     var dependencies = DependencyValues(context: .test)
+    let feed = header.version >= 2 ? DependencyReplayFeed() : nil
+    feed?.install(into: &dependencies)
     prepareDependencies(&dependencies)
-    self.dependencies = dependencies
+    return (feed, dependencies)
   }
 
   /// Replays the next action; `nil` at the end of the log.
@@ -161,12 +184,16 @@ public final class ActionLogReplay<R: Reducer> where R.State: Codable, R.Action:
     }
 
     let before = state
-    var after = state
+    var after = holdsSharedValues ? try detachedCopy(of: state, line: line.number) : state
+    feed?.load(entry.reads?.dependencyReads ?? DependencyReads())
     // Effects are dropped: what they fed back is on the following lines.
     _ = withDependencies {
       $0 = dependencies
     } operation: {
       reducer.reduce(into: &after, action: action)
+    }
+    let readMismatches = (feed?.finishStep() ?? []).map {
+      ActionLogReadMismatch(name: $0.name, recorded: $0.recorded, replayed: $0.read)
     }
     state = after
     stepCount += 1
@@ -178,14 +205,16 @@ public final class ActionLogReplay<R: Reducer> where R.State: Codable, R.Action:
     let step = ActionLogStep(
       number: stepCount, line: line.number, origin: entry.origin, time: Self.duration(seconds: entry.seconds),
       action: action, stateBefore: before, state: after, recordedFingerprint: recorded,
-      replayedFingerprint: replayed)
-    if !hasDiverged, let recorded, let replayed, recorded != replayed {
+      replayedFingerprint: replayed, reads: entry.reads, effectReads: entry.effectReads,
+      readMismatches: readMismatches)
+    let statesDiffer = recorded != nil && replayed != nil && recorded != replayed
+    if !hasDiverged, statesDiffer || !readMismatches.isEmpty {
       hasDiverged = true
       // Only now is the recorded state (if the log has one) decoded: replaying never pays for it otherwise.
       let recordedState = try? decoder.decode(ActionLogRecordedState<R.State>.self, from: line.bytes).state
       firstDivergence = ActionLogDivergence(
         number: step.number, line: step.line, action: action, recordedFingerprint: recorded,
-        replayedFingerprint: replayed, stateDiff: step.stateDiff,
+        replayedFingerprint: replayed, readMismatches: readMismatches, stateDiff: step.stateDiff,
         recordedStateDiff: recordedState.flatMap { diff($0, after) })
     }
     return step
@@ -207,7 +236,19 @@ public final class ActionLogReplay<R: Reducer> where R.State: Codable, R.Action:
     }
   }
 
+  /// A copy of `state` whose shared values are new references with the same values (through its `Codable` form,
+  /// as the log's states are made).
+  private func detachedCopy(of state: R.State, line: Int) throws(ActionLogError) -> R.State {
+    do {
+      return try decoder.decode(R.State.self, from: Data(CanonicalJSONEncoder.encode(state)))
+    } catch {
+      throw .encodingFailed(reason: "the state before line \(line): \(ActionLogDecoding.reason(error))")
+    }
+  }
+
   private func fingerprint(_ state: R.State, line: Int) throws(ActionLogError) -> ActionLogFingerprint {
+    let encoded = SharedValueHistory.encodedOnThisThread
+    defer { if SharedValueHistory.encodedOnThisThread != encoded { holdsSharedValues = true } }
     do {
       return try ActionLogFingerprint(of: state)
     } catch {

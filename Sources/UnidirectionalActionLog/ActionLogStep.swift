@@ -28,8 +28,17 @@ public struct ActionLogStep<State, Action> {
   public let recordedFingerprint: ActionLogFingerprint?
   /// The fingerprint of ``state``, when the replay verifies fingerprints and the line has one.
   public let replayedFingerprint: ActionLogFingerprint?
+  /// What the reducer read from non-deterministic dependencies when the step was recorded (`nil` when it read
+  /// nothing, or the log is older than exact replay): the replay gave it the same values.
+  public let reads: ActionLogReads?
+  /// What the store's effects read from them between the step before and this one, when recording.
+  public let effectReads: ActionLogReads?
+  /// The kinds of values the reducer now reads a different number of times than the recording did (see
+  /// ``ActionLogReadMismatch``); empty when it reads what was recorded.
+  public let readMismatches: [ActionLogReadMismatch]
 
-  /// Whether the replayed state matches the recorded one; `nil` when there is nothing to compare.
+  /// Whether the replayed state matches the recorded one; `nil` when there is nothing to compare. (A step can match
+  /// and still read non-deterministic values differently: see ``readMismatches``.)
   public var matchesRecording: Bool? {
     guard let recordedFingerprint, let replayedFingerprint else { return nil }
     return recordedFingerprint == replayedFingerprint

@@ -17,12 +17,17 @@ import Unidirectional
 /// The file is JSON Lines: a header naming the feature, the format version and the initial state, then one line
 /// per action with its sequence number, origin (`sent` / `received`), the time since recording started on the
 /// store's injected clock (seconds), the action (its `Codable` form, as canonical JSON: sorted keys, no
-/// whitespace) and the ``ActionLogFingerprint`` of the state after it:
+/// whitespace), the ``ActionLogFingerprint`` of the state after it, and what its reducer read from `uuid()`,
+/// `date.now`, random numbers and clocks' `now` (``ActionLogReads``: replay gives them back):
 ///
 /// ```
-/// {"format":"unidirectional-action-log","version":1,"feature":"Counter","fingerprints":"fnv1a64-structural",…}
+/// {"format":"unidirectional-action-log","version":2,"feature":"Counter","fingerprints":"fnv1a64-structural",…}
 /// {"seq":1,"origin":"sent","time":0.25,"action":{"incrementTapped":{}},"fingerprint":"9f7c2e01a4b3d865"}
+/// {"seq":2,"origin":"sent","time":0.5,"action":{"addTapped":{}},"fingerprint":"…","reads":{"uuid":["…"]}}
 /// ```
+///
+/// To record those values, the recorder wraps the store's `\.uuid`, `\.date`, `\.withRandomNumberGenerator` and
+/// clocks (what they give is unchanged). A state that holds `@Shared` values is written with the values of its step.
 ///
 /// Recording stays off the send path's critical costs: each action is copied into an in-memory buffer under
 /// the store's existing lock; a dedicated thread encodes and writes it. Up to 64 Ki actions may wait for the
@@ -164,7 +169,7 @@ public final class ActionRecorder: Sendable {
 
   /// Starts recording a store: writes the header and returns the session its instrument appends to.
   func attach<State: Encodable, Action: Encodable & Sendable>(
-    initialState: State, dependencies: DependencyValues, defaultFeature: String,
+    initialState: State, dependencies: DependencyValues, defaultFeature: String, tape: DependencyReadTape,
     copy: @escaping RecordingSession<State, Action>.Copy
   ) throws(ActionLogError) -> RecordingSession<State, Action> {
     let available = storage.withLock { storage -> ActionLogFile? in
@@ -185,8 +190,9 @@ public final class ActionRecorder: Sendable {
       feature: feature ?? defaultFeature, initialState: stateBytes, fingerprint: fingerprint)
     if let error = file.write(header) { throw error }
     let session = RecordingSession<State, Action>(
-      file: file, clock: dependencies.clock, fingerprints: fingerprints, states: states, flushInterval: flushInterval,
-      issueReporter: dependencies.issueReporter, maximumPending: maximumPending, copy: copy)
+      file: file, clock: unwrapped(dependencies.clock), fingerprints: fingerprints, states: states,
+      flushInterval: flushInterval, issueReporter: dependencies.issueReporter, maximumPending: maximumPending,
+      tape: tape, copy: copy)
     storage.withLock { $0.session = session }
     return session
   }

@@ -1,10 +1,14 @@
 import Unidirectional
 
 /// The store instrument an ``ActionRecorder`` records through: it starts the recording when the store starts and
-/// appends every reduced action to it.
+/// appends every reduced action to it, with what its reducer and effects read from the non-deterministic built-in
+/// dependencies (which it wraps before the store is made).
 @usableFromInline
-final class RecordingInstrument<State: Encodable, Action: Encodable & Sendable>: StoreInstrument, @unchecked Sendable {
+final class RecordingInstrument<State: Encodable, Action: Encodable & Sendable>: StoreInstrument,
+  DependencyPreparingInstrument, @unchecked Sendable
+{
   private let recorder: ActionRecorder
+  private let tape = DependencyReadTape()
   private let copy: RecordingSession<State, Action>.Copy
   /// The recording, once the store has started it (retained by `started`); unretained and behind a pointer, so the
   /// send path pays neither a retain and release nor an exclusivity check.
@@ -40,7 +44,7 @@ final class RecordingInstrument<State: Encodable, Action: Encodable & Sendable>:
     do {
       let session: RecordingSession<State, Action> = try recorder.attach(
         initialState: store.initialState, dependencies: store.dependencies,
-        defaultFeature: typeName(store.reducerType), copy: copy)
+        defaultFeature: typeName(store.reducerType), tape: tape, copy: copy)
       session.storeLock = store.lock
       started = session
       self.session.pointee = Unmanaged.passUnretained(session)
@@ -51,6 +55,11 @@ final class RecordingInstrument<State: Encodable, Action: Encodable & Sendable>:
           message: "The store is not recorded to \(recorder.fileURL.path): \(error)",
           fileID: "Unidirectional/ActionRecorder", line: 0))
     }
+  }
+
+  @usableFromInline
+  func prepareDependencies(_ values: inout DependencyValues) {
+    tape.install(into: &values)
   }
 
   @usableFromInline @inline(__always)

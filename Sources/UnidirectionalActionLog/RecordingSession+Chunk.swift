@@ -14,6 +14,8 @@ extension RecordingSession {
     let states: UnsafeMutablePointer<State>?
     let times: UnsafeMutablePointer<Int64>
     let origins: UnsafeMutablePointer<ActionOrigin>
+    /// What the steps read from non-deterministic dependencies, for the few that read any.
+    let reads = ChunkReads()
     let capacity: Int
     /// Entries filled; set when the chunk is handed to the writer.
     var count = 0
@@ -36,6 +38,7 @@ extension RecordingSession {
     func clear() {
       actions.deinitialize(count: count)
       states?.deinitialize(count: count)
+      reads.byIndex.removeAll(keepingCapacity: true)
       count = 0
     }
 
@@ -66,9 +69,21 @@ extension RecordingSession {
     var states: UnsafeMutableRawPointer?
     var times: UnsafeMutablePointer<Int64>
     var origins: UnsafeMutablePointer<ActionOrigin>
+    var reads: ChunkReads
     /// The sequence number of the current chunk's first action.
     var nextSequence: UInt64 = 1
     var isClosed = false
     var dropped = 0
   }
+}
+
+/// What the steps of a chunk read from non-deterministic dependencies, by index in the chunk.
+final class ChunkReads {
+  var byIndex: [Int: StepReads] = [:]
+}
+
+/// What one step read: its reducer, and the store's effects since the step before.
+struct StepReads {
+  let reducer: DependencyReads
+  let effects: DependencyReads
 }

@@ -11,6 +11,8 @@ extension RecordingSession {
     var actionBytes: [UInt8] = []
     var stateBytes: [UInt8] = []
     for chunk in batch {
+      // Most steps read nothing: looked up only in a chunk where some did.
+      let chunkReads = chunk.reads.byIndex
       for index in 0..<chunk.count {
         let sequence = chunk.firstSequence + UInt64(index)
         let origin = chunk.origins[index]
@@ -19,14 +21,21 @@ extension RecordingSession {
           actionBytes.removeAll(keepingCapacity: true)
           try CanonicalJSONEncoder.encode(chunk.actions[index], appendingTo: &actionBytes)
           var fingerprint: ActionLogFingerprint?
-          if fingerprints, let states = chunk.states { fingerprint = try ActionLogFingerprint(of: states[index]) }
           stateBytes.removeAll(keepingCapacity: true)
-          if writesStates, let states = chunk.states {
-            try CanonicalJSONEncoder.encode(states[index], appendingTo: &stateBytes)
+          if let states = chunk.states {
+            // The shared values in the kept state as they were at its step, not as later steps left them.
+            try encodeState(states[index], atStep: sequence, fingerprint: &fingerprint, into: &stateBytes)
+          }
+          var reducerReads: [UInt8]?
+          var effectReads: [UInt8]?
+          if !chunkReads.isEmpty, let stepReads = chunkReads[index] {
+            reducerReads = try Self.encode(stepReads.reducer)
+            effectReads = try Self.encode(stepReads.effects)
           }
           ActionLogFormat.appendEntry(
             sequence: sequence, origin: origin, nanoseconds: nanoseconds, action: actionBytes,
-            fingerprint: fingerprint, state: writesStates ? stateBytes : nil, to: &output)
+            fingerprint: fingerprint, state: writesStates ? stateBytes : nil, reads: reducerReads,
+            effectReads: effectReads, to: &output)
         } catch {
           let reason = ActionLogDecoding.reason(error)
           ActionLogFormat.appendUnencodable(
@@ -44,5 +53,25 @@ extension RecordingSession {
     }
     if let error = file.write(output) { return error }
     return encodingError
+  }
+
+  /// The canonical JSON of `reads`, or nil when there are none.
+  private static func encode(_ reads: DependencyReads) throws -> [UInt8]? {
+    reads.isEmpty ? nil : try CanonicalJSONEncoder.encode(ActionLogReads(reads))
+  }
+
+  /// The fingerprint and (if written) the canonical JSON of the state kept at step `step`.
+  private func encodeState(
+    _ state: State, atStep step: UInt64, fingerprint: inout ActionLogFingerprint?, into bytes: inout [UInt8]
+  ) throws {
+    func encode() throws {
+      if fingerprints { fingerprint = try ActionLogFingerprint(of: state) }
+      if writesStates { try CanonicalJSONEncoder.encode(state, appendingTo: &bytes) }
+    }
+    if let sharedValues {
+      try sharedValues.withValues(atStep: step, encode)
+    } else {
+      try encode()
+    }
   }
 }

@@ -25,9 +25,14 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
 
   private let producer: UnsafeMutablePointer<Producer>
   private let time: RecordingTimeSource
+  /// What the store's reducer and effects read from the non-deterministic built-in dependencies.
+  private let tape: DependencyReadTape
   private let copy: Copy
   /// Whether each buffered action keeps the state after it (for fingerprints and written states).
   private let withStates: Bool
+  /// The values of the shared references in the kept states, as of each step (a kept state holds them by
+  /// reference); nil without kept states.
+  let sharedValues: SharedValueHistory?
   let fingerprints: Bool
   let writesStates: Bool
   let file: ActionLogFile
@@ -64,14 +69,16 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
 
   init(
     file: ActionLogFile, clock: any Clock<Duration>, fingerprints: Bool, states: Bool, flushInterval: Duration,
-    issueReporter: IssueReporter, maximumPending: Int, copy: @escaping Copy
+    issueReporter: IssueReporter, maximumPending: Int, tape: DependencyReadTape, copy: @escaping Copy
   ) {
     self.copy = copy
+    self.tape = tape
     self.file = file
     self.maximumPending = maximumPending
     self.issueReporter = issueReporter
     self.time = RecordingTimeSource(clock: clock)
     self.withStates = fingerprints || states
+    self.sharedValues = fingerprints || states ? SharedValueHistory() : nil
     self.fingerprints = fingerprints
     self.writesStates = states
     self.flushInterval = flushInterval
@@ -81,7 +88,8 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
     producer.initialize(
       to: Producer(
         actions: UnsafeMutableRawPointer(chunk.actions), states: chunk.rawStates,
-        times: chunk.times, origins: chunk.origins))
+        times: chunk.times, origins: chunk.origins, reads: chunk.reads))
+    tape.arm()
   }
 
   deinit {
@@ -112,6 +120,15 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
     producer.pointee.times[index] = time.now()
     producer.pointee.origins[index] = origin
     producer.pointee.count = index + 1
+    sharedValues?.stepDidEnd()
+    if tape.hasReads { keepReads(at: index) }
+  }
+
+  /// Keeps what was read since the last append with the action at `index` of the current chunk.
+  @inline(never)
+  private func keepReads(at index: Int) {
+    let (reducer, effects) = tape.take()
+    producer.pointee.reads.byIndex[index] = StepReads(reducer: reducer, effects: effects)
   }
 
   /// Hands a full chunk to the writer, or arms the writer for a fresh one if it is not polling. Returns `false` once
@@ -172,6 +189,7 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
     producer.pointee.states = chunk.rawStates
     producer.pointee.times = chunk.times
     producer.pointee.origins = chunk.origins
+    producer.pointee.reads = chunk.reads
   }
 
   /// Queues the partial chunk; returns the last sequence number queued. Call with the producer excluded. The
@@ -309,6 +327,7 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
           chunk.clear()
           if spare.count < 8 { spare.append(chunk) }
         }
+        sharedValues?.forget(throughStep: written)
         resumeFlushWaiters()
         signal.broadcast()
         continue
@@ -375,6 +394,7 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
 
   /// Closes the file and releases every waiter. Called with the signal's mutex held.
   private func finish() {
+    sharedValues?.end()
     if let error = file.close(), failure == nil { failure = error }
     finished = true
     for waiter in flushWaiters { waiter.continuation.resume() }

@@ -15,7 +15,7 @@ final class ActionRecorderTests: XCTestCase {
     XCTAssertEqual(lines.count, 13)
     let header = try object(lines[0])
     XCTAssertEqual(header["format"] as? String, "unidirectional-action-log")
-    XCTAssertEqual(header["version"] as? Int, 1)
+    XCTAssertEqual(header["version"] as? Int, 2)
     XCTAssertEqual(header["feature"] as? String, "Counter")
     XCTAssertEqual(header["fingerprints"] as? String, "fnv1a64-structural")
     let initial = try ActionLogFingerprint(of: LoggedCounter.State())

@@ -11,7 +11,8 @@ struct ReplayCommand: DemoCommand {
   static let name = "replay"
   static let summary = "replay an action log (from --record) through its feature's reducer, printing each step"
   static let synopsis =
-    "demo replay FILE [--verify] [--quiet] [--until N | --export-state N OUT | --step] [--changed-counter]"
+    "demo replay FILE [--verify] [--quiet] [--until N | --export-state N OUT | --step | --emit-test OUT] "
+    + "[--changed-counter]"
   static let usage = """
     FILE                   the action log to replay (its header names the feature)
     --verify               exit 1 if a replayed state differs from the recorded one
@@ -19,6 +20,8 @@ struct ReplayCommand: DemoCommand {
     --until N              stop after step N and print the full state there (0: the initial state)
     --export-state N OUT   stop after step N and write the state there to OUT as JSON (to start a store from)
     --step                 step through the log: Enter for the next step, a number to jump there, s, q
+    --emit-test OUT        write a Swift Testing test of the log to OUT: a TestStore sends and receives every action,
+                           asserts every step's state, advances a test clock as the log did (scan logs: ScanTests)
     --changed-counter      replay counter logs through a changed counter (ticks add 2) to see a divergence
     """
 
@@ -26,7 +29,7 @@ struct ReplayCommand: DemoCommand {
   static func features(changedCounter: Bool) -> [ReplayableFeature] {
     [
       ReplayableFeature(TimerCounter(interval: .zero, tickSize: changedCounter ? 2 : 1)),
-      ReplayableFeature(ScanFeature()),
+      ReplayableFeature(ScanFeature(), test: EmittedTests.scan),
     ]
   }
 
@@ -35,8 +38,10 @@ struct ReplayCommand: DemoCommand {
     let verify: Bool
     let changedCounter: Bool
     let options: ReplayOptions
+    let emitTest: URL?
     do {
       (url, verify, changedCounter, options) = try parse(arguments)
+      emitTest = try emitTestOutput(arguments)
     } catch {
       return usageFailure(error)
     }
@@ -62,6 +67,23 @@ struct ReplayCommand: DemoCommand {
       FileHandle.standardError.write(
         Data("demo replay: no replayer for feature \(TerminalText.quoted(header.feature)) (known: \(known))\n".utf8))
       return 1
+    }
+
+    if let output = emitTest {
+      switch feature.emitTest(url) {
+      case let .success(source):
+        do {
+          try source.write(to: output, atomically: true, encoding: .utf8)
+        } catch {
+          fail("cannot write the test to \(output.path): \(FileErrorReason.words(for: error))")
+          return 1
+        }
+        print("wrote a test of \(TerminalText.line(url.lastPathComponent)) to \(TerminalText.line(output.path))")
+        return 0
+      case let .failure(error):
+        fail("cannot write a test of the log: \(error)")
+        return 1
+      }
     }
 
     let outcome = feature.replay(url, options)
@@ -102,7 +124,8 @@ struct ReplayCommand: DemoCommand {
       arguments.removeSubrange(index...(index + 2))
     }
     let parsed = try OptionParser(
-      arguments, valueOptions: ["--until"], flagOptions: ["--verify", "--quiet", "--step", "--changed-counter"])
+      arguments, valueOptions: ["--until", "--emit-test"],
+      flagOptions: ["--verify", "--quiet", "--step", "--changed-counter"])
     guard parsed.positional.count == 1 else {
       throw UsageError(parsed.positional.isEmpty ? "FILE is required" : "unexpected argument \(parsed.positional[1])")
     }
@@ -112,12 +135,27 @@ struct ReplayCommand: DemoCommand {
     }
     options.quiet = parsed.flags.contains("--quiet")
     options.interactive = parsed.flags.contains("--step")
-    let stops = [options.until != nil, options.export != nil, options.interactive].filter { $0 }.count
-    guard stops <= 1 else { throw UsageError("use one of --until, --export-state and --step") }
+    let stops = [options.until != nil, options.export != nil, options.interactive, parsed.values["--emit-test"] != nil]
+      .filter { $0 }.count
+    guard stops <= 1 else { throw UsageError("use one of --until, --export-state, --step and --emit-test") }
     return (
       URL(fileURLWithPath: parsed.positional[0]), parsed.flags.contains("--verify"),
       parsed.flags.contains("--changed-counter"), options
     )
+  }
+
+  /// The file `--emit-test OUT` names, if given.
+  static func emitTestOutput(_ arguments: [String]) throws(UsageError) -> URL? {
+    var path: String?
+    if let inline = arguments.first(where: { $0.hasPrefix("--emit-test=") }) {
+      path = String(inline.dropFirst("--emit-test=".count))
+    } else if let index = arguments.firstIndex(of: "--emit-test") {
+      path = index + 1 < arguments.count ? arguments[index + 1] : nil
+    } else {
+      return nil
+    }
+    guard let path, !path.isEmpty else { throw UsageError("--emit-test can't be empty") }
+    return URL(fileURLWithPath: path)
   }
 
   /// How long an error message may get: the log's own text inside it (a format name, a decoding error quoting a

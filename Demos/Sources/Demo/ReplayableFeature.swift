@@ -16,13 +16,33 @@ struct ReplayableFeature {
   /// `demo inspect`: the log at a URL opened for the inspector (with the run's trace, if given); given the feature
   /// as it was when recording, the log is replayed through this one as a changed reducer.
   let inspector: (URL, _ recorded: ReplayableFeature?, _ trace: URL?) throws(InspectorError) -> InspectedLog
+  /// `demo replay --emit-test`: the Swift Testing test of the log at a URL, or why there is none.
+  let emitTest: (URL) -> Result<String, ActionLogTestWriterError>
   /// The reducer, for ``inspector`` of a changed feature of the same type.
   private let reducer: Any
 
-  /// Registers `reducer` under `name`, by default its type's name (what `ActionRecorder` writes by default).
-  init<R: Reducer>(_ reducer: R, name: String? = nil) where R.State: Codable, R.Action: Decodable {
+  /// Registers `reducer` under `name`, by default its type's name (what `ActionRecorder` writes by default); `test`
+  /// says how a test written from one of its logs is made, given the log's initial state.
+  init<R: Reducer>(
+    _ reducer: R, name: String? = nil, test: ((R.State) -> ActionLogTestWriter.Configuration)? = nil
+  ) where R.State: Codable, R.Action: Codable {
     self.name = name ?? ActionRecorder.defaultFeatureName(for: R.self)
     self.replay = { url, options in LogReplayer(url: url, reducer: reducer, options: options).run() }
+    let feature = self.name
+    self.emitTest = { url in
+      Result { () throws(ActionLogTestWriterError) -> String in
+        guard let test else {
+          throw .unencodable("demo knows no test target for \(feature)'s logs (only ScanFeature's: `demo --record`)")
+        }
+        let initialState: R.State
+        do throws(ActionLogError) {
+          initialState = try ActionLogReplay(contentsOf: url, reducer: reducer).initialState
+        } catch {
+          throw .log(error)
+        }
+        return try ActionLogTestWriter.source(fromLog: url, reducer: reducer, configuration: test(initialState))
+      }
+    }
     self.reducer = reducer
     self.inspector = { url, recorded, trace throws(InspectorError) in
       let model = try InspectorLogModel(
@@ -101,7 +121,7 @@ private struct LogReplayer<R: Reducer> where R.State: Codable, R.Action: Decodab
       while stop.map({ replay.stepCount < $0 }) ?? true, let step = try replay.next() {
         last = step
         if !options.quiet { printStep(step) }
-        if step.matchesRecording == false, replay.firstDivergence?.number == step.number {
+        if replay.firstDivergence?.number == step.number {
           print("✗ \(TerminalText.lines(replay.firstDivergence.map(String.init(describing:)) ?? ""))")
         }
       }

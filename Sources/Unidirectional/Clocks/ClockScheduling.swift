@@ -6,8 +6,8 @@
 func schedule(
   on clock: any Clock<Duration>, after delay: Duration, _ action: @escaping @Sendable () -> Void
 ) -> @Sendable () -> Void {
-  if let clock = clock as? TestClock { return clock.schedule(after: delay, action) }
-  if clock is ImmediateClock {
+  if let clock = unwrapped(clock) as? TestClock { return clock.schedule(after: delay, action) }
+  if unwrapped(clock) is ImmediateClock {
     action()
     return {}
   }

@@ -327,23 +327,29 @@ struct DumpBuilder {
 
   /// Quotes a string with Swift-style escapes.
   static func quoted(_ string: String) -> String {
-    var result = "\""
-    for scalar in string.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "\n": result += "\\n"
-      case "\r": result += "\\r"
-      case "\t": result += "\\t"
-      case "\0": result += "\\0"
-      default:
-        if scalar.value < 0x20 || scalar.value == 0x7F {
-          result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-        } else {
-          result.unicodeScalars.append(scalar)
-        }
+    "\"" + swiftEscaped(string) + "\""
+  }
+}
+
+/// `string` with the escapes a Swift string literal needs (`\"`, `\\`, `\n`, `\u{7}`, …), without the quotes: what a
+/// dump and a written test show of a string.
+package func swiftEscaped(_ string: String) -> String {
+  var result = ""
+  for scalar in string.unicodeScalars {
+    switch scalar {
+    case "\"": result += "\\\""
+    case "\\": result += "\\\\"
+    case "\n": result += "\\n"
+    case "\r": result += "\\r"
+    case "\t": result += "\\t"
+    case "\0": result += "\\0"
+    default:
+      if scalar.value < 0x20 || scalar.value == 0x7F {
+        result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      } else {
+        result.unicodeScalars.append(scalar)
       }
     }
-    return result + "\""
   }
+  return result
 }

@@ -117,4 +117,11 @@ package struct SplitMix64: RandomNumberGenerator, Sendable {
     z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
     return z ^ (z >> 31)
   }
+
+  /// The number at `index` of the sequence from seed 0: what a generator of recorded numbers gives once it has
+  /// given them all.
+  package static func standIn(at index: Int) -> UInt64 {
+    var generator = SplitMix64(seed: UInt64(truncatingIfNeeded: index) &* 0x9E37_79B9_7F4A_7C15)
+    return generator.next()
+  }
 }

@@ -14,7 +14,12 @@ extension Store {
     @ReducerBuilder<State, Action> reducer: () -> R,
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in }
   ) {
-    let (state, reducer, dependencies) = Self.prepare(initialState, reducer, prepareDependencies)
+    let (state, reducer, dependencies) = Self.prepare(initialState, reducer) { values in
+      prepareDependencies(&values)
+      for instrument in instruments {
+        (instrument as? any DependencyPreparingInstrument)?.prepareDependencies(&values)
+      }
+    }
     self.init(
       initialState: state, reducer: reducer, dependencies: dependencies, runtime: nil,
       instrument: combinedInstrument(instruments))

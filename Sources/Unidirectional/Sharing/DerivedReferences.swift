@@ -9,6 +9,9 @@ final class KeyPathReference<Base, Value>: WritableReference<Value>, @unchecked 
   }
 
   override var value: Value { base.value[keyPath: keyPath] }
+  override func value(in history: SharedValueHistory, atStep step: UInt64) -> Value {
+    base.value(in: history, atStep: step)[keyPath: keyPath]
+  }
   override var root: AnyObject { base.root }
   override var isLoading: Bool { base.isLoading }
   override var loadError: (any Error)? { base.loadError }
@@ -50,6 +53,9 @@ final class UnwrappedReference<Value>: WritableReference<Value>, @unchecked Send
   }
 
   override var value: Value { last.unwrapping(base.value) }
+  override func value(in history: SharedValueHistory, atStep step: UInt64) -> Value {
+    base.value(in: history, atStep: step) ?? last.value
+  }
 
   override var root: AnyObject { base.root }
   override var isLoading: Bool { base.isLoading }
@@ -98,6 +104,9 @@ final class ReadKeyPathReference<Base, Value>: ReadableReference<Value>, @unchec
   }
 
   override var value: Value { base.value[keyPath: keyPath] }
+  override func value(in history: SharedValueHistory, atStep step: UInt64) -> Value {
+    base.value(in: history, atStep: step)[keyPath: keyPath]
+  }
   override var root: AnyObject { base.root }
   override var isLoading: Bool { base.isLoading }
   override var loadError: (any Error)? { base.loadError }
@@ -154,6 +163,9 @@ final class LastValue<Value>: @unchecked Sendable {
   func set(_ value: Value) {
     lock.withLock { storage.pointee = value }
   }
+
+  /// The last non-nil value, without changing it.
+  var value: Value { lock.withLock { storage.pointee } }
 
   func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
     try lock.withLock { try body(&storage.pointee) }

@@ -91,11 +91,20 @@ class RootReference<Value>: WritableReference<Value>, TrackedSharedRoot, @unchec
     other === self
   }
 
+  override func value(in history: SharedValueHistory, atStep step: UInt64) -> Value {
+    lock.lock()
+    defer { lock.unlock() }
+    // Unwrapped first: `nil as? Value` succeeds, with nil, when `Value` is an optional.
+    if let recorded = history.value(of: self, atStep: step), let value = recorded as? Value { return value }
+    return current
+  }
+
   override func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
     let tracker = SharedChangeTracker.inCurrentContext
     return try mutating {
       let (result, change) = try lock.withLock { () throws -> (R, (value: Value, number: UInt64)?) in
         tracker?.track(self, before: current)
+        SharedValueHistory.rootWillChange(self, from: current)
         let result = try body(&current)
         guard savesChanges else { return (result, nil) }
         changeCount += 1
@@ -115,6 +124,7 @@ class RootReference<Value>: WritableReference<Value>, TrackedSharedRoot, @unchec
     mutating {
       lock.withLock {
         for watcher in watchers { watcher.tracker?.track(self, before: current) }
+        SharedValueHistory.rootWillChange(self, from: current)
         current = newValue
       }
     }

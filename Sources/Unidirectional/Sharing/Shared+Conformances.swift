@@ -50,7 +50,7 @@ extension SharedReader: CustomDumpRepresentable, WrappedPropertyDumping {
 /// Encodes the value (an action log records a state holding shared values as their values).
 extension Shared: Encodable where Value: Encodable {
   public func encode(to encoder: any Encoder) throws {
-    try wrappedValue.encode(to: encoder)
+    try reference.valueForEncoding().encode(to: encoder)
   }
 }
 
@@ -63,7 +63,7 @@ extension Shared: Decodable where Value: Decodable {
 
 extension SharedReader: Encodable where Value: Encodable {
   public func encode(to encoder: any Encoder) throws {
-    try wrappedValue.encode(to: encoder)
+    try reference.valueForEncoding().encode(to: encoder)
   }
 }
 

@@ -83,6 +83,9 @@ final class UnwrappedReaderReference<Value>: ReadableReference<Value>, @unchecke
   }
 
   override var value: Value { last.unwrapping(base.value) }
+  override func value(in history: SharedValueHistory, atStep step: UInt64) -> Value {
+    base.value(in: history, atStep: step) ?? last.value
+  }
 
   override var root: AnyObject { base.root }
   override var isLoading: Bool { base.isLoading }
@@ -109,6 +112,9 @@ final class TransformReference<Base, Value>: ReadableReference<Value>, @unchecke
   }
 
   override var value: Value { transform(base.value) }
+  override func value(in history: SharedValueHistory, atStep step: UInt64) -> Value {
+    transform(base.value(in: history, atStep: step))
+  }
   override var root: AnyObject { base.root }
   override var isLoading: Bool { base.isLoading }
   override var loadError: (any Error)? { base.loadError }

@@ -17,6 +17,8 @@ class ReadableReference<Value>: @unchecked Sendable, CustomStringConvertible {
   var loadError: (any Error)? { nil }
   /// Loads the value again from its persistence strategy (nothing for a plain value).
   func load() async throws {}
+  /// The value as it was at the end of `step` of `history`'s store (see ``SharedValueHistory``).
+  func value(in history: SharedValueHistory, atStep step: UInt64) -> Value { value }
   @usableFromInline var description: String { fatalError("abstract") }
 }
 
@@ -41,6 +43,14 @@ func isAssertingSharedState() -> Bool {
 }
 
 extension ReadableReference {
+  /// The value to encode: as of a step of a ``SharedValueHistory`` if one is being encoded on this thread, else the
+  /// current one (in an assertion, the one it expects).
+  func valueForEncoding() -> Value {
+    ThreadContext.current(key: ThreadContext.key).pointee.sharedValuesEncoded &+= 1
+    if let (history, step) = SharedValueHistory.readingContext { return value(in: history, atStep: step) }
+    return valueForAssertion()
+  }
+
   /// The value an assertion expects, or the live value (the slow path of a read inside an assertion).
   @usableFromInline
   func valueForAssertion() -> Value {

@@ -20,6 +20,11 @@ struct ThreadContext {
   var assertingTracker: Unmanaged<SharedChangeTracker>?
   /// Whether that assertion reads the actual side: shared values as the asserted step left them.
   var isReadingActualSharedValues = false
+  /// The history and step shared values encoded on this thread read their values as of (see
+  /// ``SharedValueHistory/withValues(atStep:_:)``).
+  var sharedValuesAsOf: (history: Unmanaged<SharedValueHistory>, step: UInt64)?
+  /// How many shared values this thread has encoded: a replay learns from it whether a state holds any.
+  var sharedValuesEncoded = 0
   /// This thread's copies of the process-wide tables keyed by type — ``EnumCaseTag/of(caseOf:)``'s tags and
   /// ``PayloadCases/of(_:_:)``'s layouts — so that a `send` on any thread reads them without a process-wide lock
   /// once its thread has seen the type: stores driven from many threads do not contend on them.

@@ -29,8 +29,9 @@ final class DemoHelpTests: XCTestCase {
       ),
       (
         ["replay", "--help"],
-        "usage: demo replay FILE [--verify] [--quiet] [--until N | --export-state N OUT | --step] [--changed-counter]",
-        "--verify"
+        "usage: demo replay FILE [--verify] [--quiet] [--until N | --export-state N OUT | --step | --emit-test OUT] "
+          + "[--changed-counter]",
+        "--emit-test OUT"
       ),
     ]
     for (arguments, usage, option) in cases {

@@ -26,6 +26,17 @@ public struct DateGenerator: Sendable {
   /// Always `date`.
   public static func constant(_ date: Date) -> Self { Self { date } }
 
+  /// `dates`, in order: the dates a recorded session read (a test written from an action log injects them). Asking
+  /// for more reports a test failure naming how many there were, then gives the last one again.
+  ///
+  /// ```swift
+  /// $0.date = .sequence([Date(timeIntervalSinceReferenceDate: 786_000_000), Date(timeIntervalSinceReferenceDate: 786_000_001)])
+  /// ```
+  public static func sequence(_ dates: [Date]) -> Self {
+    let sequence = ValueSequence(dates, use: "@Dependency(\\.date) was read")
+    return Self { sequence.next { _ in dates.last ?? Date(timeIntervalSinceReferenceDate: 0) } }
+  }
+
   /// Reports a test failure when called, then returns the reference date (2001-01-01).
   public static let unimplemented = DateGenerator {
     reportIssue("@Dependency(\\.date) was used without an override. Set it, e.g. to .constant(…), in the test.")

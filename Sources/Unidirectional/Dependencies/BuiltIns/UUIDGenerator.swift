@@ -35,6 +35,17 @@ public struct UUIDGenerator: Sendable {
     }
   }
 
+  /// `uuids`, in order: the values a recorded session read (a test written from an action log injects them).
+  /// Asking for more reports a test failure naming how many there were, then gives UUIDs numbered from 0.
+  ///
+  /// ```swift
+  /// $0.uuid = .sequence([UUID(uuidString: "DEADBEEF-0000-4000-8000-000000000001")!, UUID(1)])
+  /// ```
+  public static func sequence(_ uuids: [UUID]) -> Self {
+    let sequence = ValueSequence(uuids, use: "@Dependency(\\.uuid) was called")
+    return Self { sequence.next { UUID(sequenceNumber: UInt64($0)) } }
+  }
+
   /// Reports a test failure when called, then returns the zero UUID.
   public static let unimplemented = UUIDGenerator {
     reportIssue("@Dependency(\\.uuid) was used without an override. Set it, e.g. to .incrementing, in the test.")

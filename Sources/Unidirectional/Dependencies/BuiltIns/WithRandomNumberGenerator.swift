@@ -18,9 +18,30 @@ public final class WithRandomNumberGenerator: Sendable {
     self.generator = LockIsolated(generator)
   }
 
+  /// A generator giving `numbers`, in order: the numbers a recorded session drew (a test written from an action log
+  /// injects them), so that `Int.random(in:using:)` and the like give what they gave then. Drawing more reports a
+  /// test failure naming how many there were, then gives numbers of a fixed pseudo-random sequence.
+  ///
+  /// ```swift
+  /// $0.withRandomNumberGenerator = .sequence([0x9E37_79B9_7F4A_7C15, 42])
+  /// ```
+  public static func sequence(_ numbers: [UInt64]) -> WithRandomNumberGenerator {
+    WithRandomNumberGenerator(
+      NumberSequence(sequence: ValueSequence(numbers, use: "@Dependency(\\.withRandomNumberGenerator) drew")))
+  }
+
   /// Runs `work` with the generator; keep it short, it holds the generator's lock.
   public func callAsFunction<R>(_ work: (inout any RandomNumberGenerator & Sendable) throws -> R) rethrows -> R {
     try generator.withLock { try work(&$0) }
+  }
+}
+
+/// The numbers of ``WithRandomNumberGenerator/sequence(_:)``.
+private struct NumberSequence: RandomNumberGenerator, Sendable {
+  let sequence: ValueSequence<UInt64>
+
+  mutating func next() -> UInt64 {
+    sequence.next { SplitMix64.standIn(at: $0) }
   }
 }
 
