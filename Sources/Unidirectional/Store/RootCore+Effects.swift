@@ -112,7 +112,9 @@ extension RootCore {
     id: CancelID, except excluded: EffectRecord? = nil, into cancellations: inout [@Sendable () -> Void]
   ) {
     if let ids = mutable.pointee.cancellables[id] {
-      for recordID in ids {
+      // In the order the effects started (a set's order changes from run to run): under a test runtime the
+      // cancelled effects wake in the order they are cancelled, and a test must see one order.
+      for recordID in ids.sorted() {
         guard let record = mutable.pointee.effects[recordID], record !== excluded, !record.isCancelled else {
           continue
         }
@@ -162,19 +164,21 @@ extension RootCore {
     }
   }
 
-  /// Cancels `records` and every effect started by the actions they fed back, recursively.
+  /// Cancels `records` and every effect started by the actions they fed back, recursively, in the order they
+  /// started (so that under a test runtime they wake in one order, run after run).
   func cancelTrees(_ records: [EffectRecord]) {
     let tasks: [Task<Void, Never>] = locked {
-      var tasks: [Task<Void, Never>] = []
+      var cancelled: [EffectRecord] = []
       for record in records {
         record.forEachInTree { record in
           guard !record.isFinished, !record.isCancelled else { return }
           record.isCancelled = true
-          if counters != nil { report(.cancelled, record) }
-          if let task = record.task { tasks.append(task) }
+          cancelled.append(record)
         }
       }
-      return tasks
+      cancelled.sort { $0.id < $1.id }
+      if counters != nil { for record in cancelled { report(.cancelled, record) } }
+      return cancelled.compactMap(\.task)
     }
     for task in tasks { task.cancel() }
   }
