@@ -15,16 +15,20 @@ struct EffectBuilder<Action: Sendable, Target: Hashable & Sendable> {
   let dismiss: DismissEffect?
   private let reduction: Int
   private var runs = 0
+  /// Whether something may cancel what is being built: a namespace (a child's), a `cancellable`, a `debounce` or a
+  /// concatenation around it.
+  private var isCancellable: Bool
 
   init(
     environment: ProgramEnvironment, embed: @escaping @Sendable (Target) -> Action,
-    shift: @escaping @Sendable (Action, Int) -> Action, dismiss: DismissEffect?
+    shift: @escaping @Sendable (Action, Int) -> Action, dismiss: DismissEffect?, isNamespaced: Bool
   ) {
     self.environment = environment
     self.embed = embed
     self.shift = shift
     self.dismiss = dismiss
     self.reduction = environment.currentReduction
+    self.isCancellable = isNamespaced
   }
 
   mutating func build(_ spec: EffectSpec<Target>) -> Effect<Action> {
@@ -41,20 +45,27 @@ struct EffectBuilder<Action: Sendable, Target: Hashable & Sendable> {
       for effect in effects { built.append(build(effect)) }
       return .merge(built)
     case let .concatenate(effects):
-      var built: [Effect<Action>] = []
-      for effect in effects { built.append(build(effect)) }
+      let built = cancellably { builder in effects.map { builder.build($0) } }
       return .concatenate(built)
     case let .cancellable(id, cancelInFlight, effect):
-      return build(effect).cancellable(id: GeneratedCancelID(number: id), cancelInFlight: cancelInFlight)
+      return cancellably { $0.build(effect) }
+        .cancellable(id: GeneratedCancelID(number: id), cancelInFlight: cancelInFlight)
     case let .cancel(id):
       return .cancel(id: GeneratedCancelID(number: id))
     case let .debounce(id, milliseconds, effect):
-      return build(effect).debounce(
-        id: GeneratedCancelID(number: id), for: .milliseconds(milliseconds), clock: environment.clock)
+      return cancellably { $0.build(effect) }
+        .debounce(id: GeneratedCancelID(number: id), for: .milliseconds(milliseconds), clock: environment.clock)
     case let .map(amount, effect):
       let shift = self.shift
       return build(effect).map { shift($0, amount) }
     }
+  }
+
+  private mutating func cancellably<T>(_ body: (inout Self) -> T) -> T {
+    let outer = isCancellable
+    isCancellable = true
+    defer { isCancellable = outer }
+    return body(&self)
   }
 
   private func build(_ run: RunSpec<Target>, id: RunID) -> Effect<Action> {
@@ -63,19 +74,30 @@ struct EffectBuilder<Action: Sendable, Target: Hashable & Sendable> {
     let recorder = environment.recorder
     let clock = environment.clock
     let dismiss = dismiss
+    let live = environment.live
+    if let live, !isCancellable { live.markUncancellable(id) }
     let operation: @Sendable (Send<Action>) async throws -> Void = { send in
       do {
-        for step in steps {
-          switch step {
-          case let .send(target): send(embed(target))
-          case let .sleep(milliseconds): try await clock.sleep(for: .milliseconds(milliseconds))
-          case .checkCancellation: try Task.checkCancellation()
-          case .fail: throw GeneratedFailure()
-          case .never: try await Task.never()
-          case .stream: await waitForCancellationOnAStream()
-          case let .cancel(id): await Task.cancel(id: GeneratedCancelID(number: id))
-          case .dismiss: await dismiss?()
+        try await withTaskCancellationHandler {
+          for step in steps {
+            switch step {
+            case let .send(target):
+              if let live { live.send(from: id) { send(embed(target)) } } else { send(embed(target)) }
+            case let .sleep(milliseconds): try await clock.sleep(for: .milliseconds(milliseconds))
+            case .checkCancellation: try Task.checkCancellation()
+            case .fail: throw GeneratedFailure()
+            case .never:
+              guard let live else { try await Task.never() }
+              await live.waits.wait()
+              throw CancellationError()
+            case .stream:
+              if let live { await live.waits.wait() } else { await waitForCancellationOnAStream() }
+            case let .cancel(id): await Task.cancel(id: GeneratedCancelID(number: id))
+            case .dismiss: await dismiss?()
+            }
           }
+        } onCancel: {
+          live?.cancelled(id)
         }
         recorder.ended(id, Task.isCancelled ? .cancelled : .completed)
       } catch {
@@ -84,7 +106,9 @@ struct EffectBuilder<Action: Sendable, Target: Hashable & Sendable> {
       }
     }
     guard let caught = run.caught else { return .run(operation: operation) }
-    return .run(operation: operation) { _, send in send(embed(caught)) }
+    return .run(operation: operation) { _, send in
+      if let live { live.send(from: id) { send(embed(caught)) } } else { send(embed(caught)) }
+    }
   }
 }
 

@@ -75,7 +75,7 @@ struct GeneratedFeature: Reducer {
   }
 
   private func child(_ kind: ChildKind) -> GeneratedChild {
-    GeneratedChild(rules: program.rules(of: kind), environment: environment)
+    GeneratedChild(kind: kind, rules: program.rules(of: kind), environment: environment)
   }
 
   private func reduceRoot(_ state: inout State, _ action: Action) -> Effect<Action> {
@@ -90,7 +90,7 @@ struct GeneratedFeature: Reducer {
       let lastRule = program.rootRules.count - 1
       var builder = EffectBuilder<Action, RootTarget>(
         environment: environment, embed: { Action($0) }, shift: { $0.shifted(by: $1, lastRule: lastRule) },
-        dismiss: nil)
+        dismiss: nil, isNamespaced: false)
       return builder.build(rule.effect)
     case let .structural(change):
       apply(change, to: &state)
@@ -145,6 +145,7 @@ struct GeneratedChild: Reducer {
     }
   }
 
+  let kind: ChildKind
   let rules: [Rule<Int>]
   let environment: ProgramEnvironment
   @Dependency(\.dismiss) var dismiss
@@ -158,7 +159,7 @@ struct GeneratedChild: Reducer {
     let lastRule = rules.count - 1
     var builder = EffectBuilder<Action, Int>(
       environment: environment, embed: { .step($0) }, shift: { $0.shifted(by: $1, lastRule: lastRule) },
-      dismiss: dismiss)
+      dismiss: dismiss, isNamespaced: kind != .scoped)
     return builder.build(rule.effect)
   }
 }

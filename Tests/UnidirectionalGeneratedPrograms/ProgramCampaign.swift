@@ -1,4 +1,5 @@
 import Foundation
+import Unidirectional
 
 /// Runs generated programs seed after seed and shrinks the first failure: what the fixed-seed test and
 /// `Scripts/generated-programs` both do.
@@ -25,37 +26,63 @@ package enum ProgramCampaign {
     package let source: String
   }
 
-  /// Runs the program of every seed under a `TestStore` (or, with `live`, on live stores), stopping at the first
-  /// that fails.
+  /// Runs the program of every seed under a `TestStore` (or, with `live`, on live stores), `jobs` at a time, and
+  /// stops at the first that fails (the lowest failing seed of those run).
   package static func run(
-    seeds: some Sequence<UInt64>, options: ProgramGenerator.Options, live: Bool = false
+    seeds: Range<UInt64>, options: ProgramGenerator.Options, live: Bool = false, jobs: Int = 1
   ) async -> Result {
-    let check: (GeneratedProgram) async -> ProgramFailure? =
-      live ? { await LiveStoreRun.check($0) } : { await TestStoreRun.check($0) }
-    var result = Result()
     let start = ContinuousClock.now
-    for seed in seeds {
-      var generator = ProgramGenerator(seed: seed, options: options)
-      let program = generator.program()
-      result.programs += 1
-      let failure: ProgramFailure?
-      if live {
-        failure = await check(program)
-      } else {
-        let run = await TestStoreRun.run(program)
-        if run.isOrderOpen { result.orderOpen += 1 }
-        failure = run.failure
+    let stop = LockIsolated(false)
+    var result = await withTaskGroup(of: Result.self) { group in
+      for job in 0..<max(jobs, 1) {
+        group.addTask {
+          var result = Result()
+          for seed in seeds where Int(seed % UInt64(max(jobs, 1))) == job {
+            if stop.value { break }
+            if let failure = await run(seed: seed, options: options, live: live, into: &result) {
+              stop.setValue(true)
+              result.failure = failure
+              break
+            }
+          }
+          return result
+        }
       }
-      guard let failure else { continue }
-      result.seconds = seconds(since: start)
-      let minimal = await ProgramShrinker.shrink(program, failure: failure, check: check)
-      let source = ProgramSource.regressionTest(
-        named: "seed \(seed) shrunk", minimal.program, failure: minimal.failure)
-      result.failure = Failure(seed: seed, failure: failure, source: source)
-      return result
+      var total = Result()
+      for await result in group {
+        total.programs += result.programs
+        total.orderOpen += result.orderOpen
+        if let failure = result.failure, total.failure.map({ failure.seed < $0.seed }) ?? true {
+          total.failure = failure
+        }
+      }
+      return total
     }
     result.seconds = seconds(since: start)
     return result
+  }
+
+  /// Runs one program; on a failure, shrinks it.
+  private static func run(
+    seed: UInt64, options: ProgramGenerator.Options, live: Bool, into result: inout Result
+  ) async -> Failure? {
+    var generator = ProgramGenerator(seed: seed, options: options)
+    let program = generator.program()
+    result.programs += 1
+    let check: (GeneratedProgram) async -> ProgramFailure? =
+      live ? { await LiveStoreRun.check($0) } : { await TestStoreRun.check($0) }
+    let failure: ProgramFailure?
+    if live {
+      failure = await check(program)
+    } else {
+      let run = await TestStoreRun.run(program)
+      if run.isOrderOpen { result.orderOpen += 1 }
+      failure = run.failure
+    }
+    guard let failure else { return nil }
+    let minimal = await ProgramShrinker.shrink(program, failure: failure, check: check)
+    let source = ProgramSource.regressionTest(named: "seed \(seed) shrunk", minimal.program, failure: minimal.failure)
+    return Failure(seed: seed, failure: failure, source: source)
   }
 
   private static func seconds(since start: ContinuousClock.Instant) -> Double {

@@ -10,17 +10,21 @@ import Unidirectional
 final class ProgramEnvironment: Sendable {
   let clock: any Clock<Duration>
   let recorder = RunRecorder()
+  /// On a live store: what the effects and the reducer record for the checks that do not depend on order.
+  let live: LiveLog?
   /// Every action reduced, in order: the number of a reduction is its index. Changed only while the store reduces
   /// (under its lock), read by the reducer that builds effects.
   private let log = LockIsolated<[GeneratedFeature.Action]>([])
 
-  init(clock: any Clock<Duration>) {
+  init(clock: any Clock<Duration>, live: LiveLog? = nil) {
     self.clock = clock
+    self.live = live
   }
 
   /// Called once at the start of every reduction.
   func beginReduction(of action: GeneratedFeature.Action) {
     log.withLock { $0.append(action) }
+    live?.reduced()
   }
 
   /// The number of the reduction in progress (the first action reduced is number 0).
