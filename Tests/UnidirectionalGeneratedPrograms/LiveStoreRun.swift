@@ -19,6 +19,12 @@ enum LiveStoreRun {
   static let threads = 3
 
   static func check(_ program: GeneratedProgram) async -> ProgramFailure? {
+    let (records, holdings) = await observe(program)
+    return verdict(records, holdings: holdings, checksLoss: !program.script.contains(where: \.cancelsATask))
+  }
+
+  /// Runs the program; returns what its effects and reducer recorded, and what the store held at the end.
+  static func observe(_ program: GeneratedProgram) async -> (LiveLog.Records, StoreHoldings) {
     let live = LiveLog()
     let environment = ProgramEnvironment(clock: ImmediateClock(), live: live)
     // A child action after its child went away is a runtime issue the program may well cause: not printed here.
@@ -43,7 +49,7 @@ enum LiveStoreRun {
     }
     live.waits.releaseAll()
     for task in tasks.value.sorted(by: { $0.key < $1.key }).map(\.value) { await task.finish() }
-    return verdict(live.all, holdings: store.holdings, checksLoss: !program.script.contains(where: \.cancelsATask))
+    return (live.all, store.holdings)
   }
 
   static func verdict(_ records: LiveLog.Records, holdings: StoreHoldings, checksLoss: Bool) -> ProgramFailure? {
