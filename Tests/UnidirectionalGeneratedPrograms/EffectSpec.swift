@@ -87,3 +87,44 @@ enum RunStep<Target: Hashable & Sendable>: Hashable, Sendable {
 func shiftedRule(_ index: Int, by shift: Int, lastRule: Int) -> Int {
   index > lastRule ? index : min(index + shift, lastRule)
 }
+
+extension EffectSpec {
+  /// The same tree with every target (sends, run sends, handlers) transformed.
+  func mapTargets<Other>(_ transform: (Target) -> Other) -> EffectSpec<Other> {
+    switch self {
+    case .none: .none
+    case let .send(target): .send(transform(target))
+    case let .run(run): .run(run.mapTargets(transform))
+    case let .merge(effects): .merge(effects.map { $0.mapTargets(transform) })
+    case let .concatenate(effects): .concatenate(effects.map { $0.mapTargets(transform) })
+    case let .cancellable(id, cancelInFlight, effect):
+      .cancellable(id: id, cancelInFlight: cancelInFlight, effect.mapTargets(transform))
+    case let .cancel(id): .cancel(id: id)
+    case let .debounce(id, milliseconds, effect):
+      .debounce(id: id, milliseconds: milliseconds, effect.mapTargets(transform))
+    case let .map(shift, effect): .map(shift: shift, effect.mapTargets(transform))
+    }
+  }
+}
+
+extension RunSpec {
+  func mapTargets<Other>(_ transform: (Target) -> Other) -> RunSpec<Other> {
+    RunSpec<Other>(steps: steps.map { $0.mapTarget(transform) }, caught: caught.map(transform))
+  }
+}
+
+extension RunStep {
+  /// The same step, sending `transform(target)` if it sends.
+  func mapTarget<Other>(_ transform: (Target) -> Other) -> RunStep<Other> {
+    switch self {
+    case let .send(target): .send(transform(target))
+    case let .sleep(milliseconds): .sleep(milliseconds: milliseconds)
+    case .checkCancellation: .checkCancellation
+    case .fail: .fail
+    case .never: .never
+    case .stream: .stream
+    case let .cancel(id): .cancel(id: id)
+    case .dismiss: .dismiss
+    }
+  }
+}

@@ -98,7 +98,7 @@ struct ModelEffectConversion<Target: Hashable & Sendable> {
       return .send(target(sent, shift))
     case let .run(run):
       defer { runs += 1 }
-      let steps = run.steps.map { step(of: $0, shift: shift) }
+      let steps = run.steps.map { $0.mapTarget { target($0, shift) } }
       return .run(
         ModelRun(
           id: RunID(reduction: reduction, index: runs), steps: steps, caught: run.caught.map { target($0, shift) },
@@ -128,19 +128,6 @@ struct ModelEffectConversion<Target: Hashable & Sendable> {
       return .cancellable(key(id), cancelInFlight: true, .concatenate([.run(delay), inner]))
     case let .map(amount, effect):
       return convert(effect, shift: shift + amount)
-    }
-  }
-
-  private func step(of step: RunStep<Target>, shift: Int) -> RunStep<RootTarget> {
-    switch step {
-    case let .send(sent): .send(target(sent, shift))
-    case let .sleep(milliseconds): .sleep(milliseconds: milliseconds)
-    case .checkCancellation: .checkCancellation
-    case .fail: .fail
-    case .never: .never
-    case .stream: .stream
-    case let .cancel(id): .cancel(id: id)
-    case .dismiss: .dismiss
     }
   }
 
