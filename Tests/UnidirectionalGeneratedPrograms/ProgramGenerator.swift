@@ -58,8 +58,12 @@ package struct ProgramGenerator {
     }
     let rootRules = (0..<rootCount).map { rootRule($0, of: rootCount, childCounts: childRules.map(\.count)) }
     var program = GeneratedProgram(rootRules: rootRules, childRules: childRules, script: [])
+    // Children present from the start, more often than not: their actions then run their rules instead of being
+    // runtime issues, and their effects are there to be cancelled when they go away.
+    let openings: [Structural] = [.presentOptional(id: 1), .addRow(id: 1), .addRow(id: 2), .present(id: 1)]
+    for change in openings where chance(0.6) { program.script.append(.send(.structural(change))) }
     let length = int(in: 1...14)
-    for index in 0..<length { program.script.append(scriptStep(index, in: program)) }
+    for _ in 0..<length { program.script.append(scriptStep(program.script.count, in: program)) }
     return program
   }
 
