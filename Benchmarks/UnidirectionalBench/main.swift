@@ -45,6 +45,17 @@ if arguments.dropFirst().first == "observing" {
   exit(results.isEmpty ? 1 : 0)
 }
 
+if arguments.dropFirst().first == "effects" {
+  // What a long-living store keeps per finished effect, shape by shape: `unidirectional-bench effects [--json]
+  // [--count N]` (default 1,000,000 effects per shape).
+  let count = arguments.firstIndex(of: "--count").flatMap { index in
+    index + 1 < arguments.count ? Int(arguments[index + 1]) : nil
+  }
+  let results = await EffectMemoryBenchmark.all(count: count ?? 1_000_000)
+  print(json ? results.map(\.jsonLine).joined(separator: "\n") : BenchmarkResult.table(results))
+  exit(results.isEmpty ? 1 : 0)
+}
+
 if arguments.dropFirst().first == "stores" {
   // Only the many-stores cases: `unidirectional-bench stores [--json] [--count N]` (default: 100k and 1M stores).
   let counts = arguments.firstIndex(of: "--count").flatMap { index in

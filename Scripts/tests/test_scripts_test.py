@@ -89,6 +89,12 @@ FAKE_SWIFT = textwrap.dedent(
     XML
         echo "✔ Test run with 1 test passed after 0.001 seconds."
         exit 1 ;;
+      package)
+        # diagnose-api-breaking-changes: no break in any product, or (FAKE_SWIFT_BREAK) a removed function.
+        if [ -n "${FAKE_SWIFT_BREAK:-}" ]; then
+          printf '\\n1 breaking change detected in Core:\\n  💔 API breakage: func gone() has been removed\\n'; exit 1
+        fi
+        echo "No breaking changes detected in Core"; exit 0 ;;
     esac
     """
 )
@@ -105,8 +111,8 @@ FAKE_DOCC = textwrap.dedent(
 
 @pytest.fixture
 def scratch(tmp_path: Path) -> tuple[Path, dict[str, str]]:
-    """A copy of the scripts with a passing backend test, a DocC catalog, the real .venv linked in, and fake swift and
-    docc on PATH."""
+    """A copy of the scripts with a passing backend test, a DocC catalog, the real .venv linked in, fake swift and
+    docc on PATH, and a git history whose first commit is the release api-check compares with."""
     clone = tmp_path / "clone"
     shutil.copytree(REPO / "Scripts", clone / "Scripts", ignore=shutil.ignore_patterns("tests", "__pycache__"))
     (clone / "Scripts" / "tests").mkdir()
@@ -125,15 +131,30 @@ def scratch(tmp_path: Path) -> tuple[Path, dict[str, str]]:
         (bin_dir / name).write_text(script)
         (bin_dir / name).chmod(0o755)
     environment = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    shutil.copy(REPO / "CHANGELOG.md", clone / "CHANGELOG.md")
+    (clone / ".gitignore").write_text(".build\n.venv\n")
+    git = ["git", "-c", "user.name=test", "-c", "user.email=test@localhost"]
+    subprocess.run([*git, "init", "-q"], cwd=clone, check=True, timeout=60)
+    subprocess.run([*git, "add", "-A"], cwd=clone, check=True, timeout=60)
+    subprocess.run([*git, "commit", "-q", "-m", "release"], cwd=clone, check=True, timeout=60)
+    release = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=clone, check=True, capture_output=True, text=True, timeout=60).stdout.strip()
+    (clone / ".api-baseline").write_text(f"version: 0.1.0\ncommit: {release}\nproducts: Core\n")
     return clone, environment
+
+
+def run_test_command(clone: Path, environment: dict[str, str], **settings: str) -> subprocess.CompletedProcess:
+    """Scripts/test in the scratch copy; `settings` are environment variables for the stand-in tools."""
+    return subprocess.run(
+        ["bash", str(clone / "Scripts" / "test")],
+        capture_output=True, text=True, env=dict(environment, **settings), timeout=300,
+    )
 
 
 def test_a_failing_run_of_the_test_command_looks_like_a_failure(scratch: tuple[Path, dict[str, str]]) -> None:
     clone, environment = scratch
 
-    result = subprocess.run(
-        ["bash", str(clone / "Scripts" / "test")], capture_output=True, text=True, env=environment, timeout=300
-    )
+    result = run_test_command(clone, environment)
 
     lines = result.stdout.splitlines()
     assert result.returncode != 0, result.stdout + result.stderr
@@ -149,15 +170,20 @@ def test_a_failing_run_of_the_test_command_looks_like_a_failure(scratch: tuple[P
 def test_a_build_warning_fails_the_test_command(scratch: tuple[Path, dict[str, str]]) -> None:
     clone, environment = scratch
 
-    result = subprocess.run(
-        ["bash", str(clone / "Scripts" / "test")],
-        capture_output=True,
-        text=True,
-        env=dict(environment, FAKE_SWIFT_WARNING="1"),
-        timeout=300,
-    )
+    result = run_test_command(clone, environment, FAKE_SWIFT_WARNING="1")
 
     assert result.returncode != 0
     assert result.stdout.splitlines()[-1] == "2 passed, 2 failed"
     assert "  ✗ build-library: exited with status 1" in result.stdout
     assert "  ✗ build-demos: exited with status 1" in result.stdout
+
+
+def test_an_unlisted_api_break_fails_the_test_command(scratch: tuple[Path, dict[str, str]]) -> None:
+    clone, environment = scratch
+
+    result = run_test_command(clone, environment, FAKE_SWIFT_BREAK="1")
+
+    assert result.returncode != 0
+    assert "✗ func gone() has been removed" in result.stdout
+    assert result.stdout.splitlines()[-1] == "6 passed, 3 failed"
+    assert "  ✗ api-check: exited with status 1" in result.stdout

@@ -63,7 +63,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
   public var isDismissed: Bool { dismissed.value }
 
   let store: Store<State, Action>
-  let runtime: TestRuntime
+  package let runtime: TestRuntime
   let reporter: TestReporter
   let journal: Journal<State, Action>
   let location: Location

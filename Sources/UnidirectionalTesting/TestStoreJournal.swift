@@ -105,4 +105,4 @@ enum TestStoreDefaults {
 }
 
 /// A test store of `R`'s state and actions: `let store: TestStoreOf<Feature>`, TCA's spelling.
-public typealias TestStoreOf<R: Reducer> = TestStore<R.State, R.Action> where R.State: Equatable
+public typealias TestStoreOf<R: ReducerDomain> = TestStore<R.State, R.Action> where R.State: Equatable

@@ -44,4 +44,14 @@ import UnidirectionalTesting
     print(store.count)  // 1
     #expect(store.count == 1)
   }
+
+  @Test func aHostAwaitsEachCommandsEffects() async {
+    let host = Store(initialState: Counter.State()) { Counter() } withDependencies: { $0.clock = ImmediateClock() }
+    for command in [Counter.Action.incrementTapped, .factButtonTapped, .incrementTapped] {
+      await host.send(command).finish()  // its effects, and the actions they sent, are done
+    }
+    print(host.fact ?? "none")  // 1 is a good number
+    #expect(host.fact == "1 is a good number")
+    #expect(host.count == 2)
+  }
 }

@@ -14,7 +14,7 @@ import UnidirectionalTesting
 
   private func makeStore(
     _ syncUp: SyncUp, clock: TestClock
-  ) -> TestStore<RecordMeeting.State, RecordMeeting.Action> {
+  ) -> TestStoreOf<RecordMeeting> {
     TestStore(initialState: RecordMeeting.State(syncUp: Shared(value: syncUp))) {
       RecordMeeting()
     } withDependencies: {

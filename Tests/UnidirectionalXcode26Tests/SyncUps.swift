@@ -71,7 +71,7 @@ struct SyncUpsList: Reducer {
   }
   @Dependency(\.uuid) var uuid
 
-  var body: some Reducer<State, Action> {
+  var body: some ReducerOf<Self> {
     Reduce { state, action in
       switch action {
       case .add:
@@ -120,7 +120,7 @@ struct SyncUpDetail: Reducer {
     title: "Delete?", message: "Are you sure you want to delete this meeting?",
     buttons: [ButtonState(role: .destructive, action: .confirmDeletion, label: "Yes"), ButtonState(label: "Nevermind")])
 
-  var body: some Reducer<State, Action> {
+  var body: some ReducerOf<Self> {
     Reduce { state, action in
       switch action {
       case .alert(.presented(.confirmDeletion)):
@@ -181,7 +181,7 @@ struct RecordMeeting: Reducer {
         + [ButtonState(role: .cancel, label: "Resume")])
   }
 
-  var body: some Reducer<State, Action> {
+  var body: some ReducerOf<Self> {
     Reduce { state, action in
       switch action {
       case .alert(.presented(.confirmDiscard)):
@@ -235,7 +235,7 @@ struct AppFeature: Reducer {
       case record(RecordMeeting.Action)
     }
 
-    var body: some Reducer<State, Action> {
+    var body: some ReducerOf<Self> {
       Scope(state: State.detail, action: Action.detail) { SyncUpDetail() }
       Scope(state: State.record, action: Action.record) { RecordMeeting() }
     }
@@ -246,11 +246,11 @@ struct AppFeature: Reducer {
     var syncUpsList = SyncUpsList.State()
   }
   nonisolated enum Action: Equatable {
-    case path(StackAction<Path.State, Path.Action>)
+    case path(StackActionOf<Path>)
     case syncUpsList(SyncUpsList.Action)
   }
 
-  var body: some Reducer<State, Action> {
+  var body: some ReducerOf<Self> {
     Scope(state: \.syncUpsList, action: Action.syncUpsList) { SyncUpsList() }
     Reduce { state, action in
       if case let .path(.element(_, .detail(.delegate(.startMeeting(syncUp))))) = action {

@@ -37,7 +37,7 @@ struct Todos: Reducer {
   }
   nonisolated enum Action: Equatable {
     case addTapped
-    case todos(IdentifiedAction<UUID, Todo.Action>)
+    case todos(IdentifiedActionOf<Todo>)
     case editing(Todo.Action)
     case editTapped(UUID)
     case doneEditingTapped
@@ -45,7 +45,7 @@ struct Todos: Reducer {
   }
   @Dependency(\.uuid) var uuid
 
-  var body: some Reducer<State, Action> {
+  var body: some ReducerOf<Self> {
     Reduce { state, action in
       switch action {
       case .addTapped:

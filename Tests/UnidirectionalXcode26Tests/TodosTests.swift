@@ -24,7 +24,7 @@ struct TodosTests {
   }
 
   @Test func aScopedChildStoreOfAStoreSendsToItsElement() {
-    let store = Store(initialState: Todos.State()) {
+    let store: StoreOf<Todos> = Store(initialState: Todos.State()) {
       Todos()
     } withDependencies: {
       $0.uuid = .incrementing

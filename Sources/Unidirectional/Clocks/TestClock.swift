@@ -40,6 +40,8 @@ public final class TestClock: Clock, @unchecked Sendable {
   private struct Waiting {
     let continuation: UnsafeContinuation<Void, any Error>
     let runtime: TestRuntime?
+    /// The sleeping task (``TestRuntime/currentTask``): its runtime waits for it after waking it.
+    let task: UInt?
   }
 
   private let lock = Lock()
@@ -77,7 +79,7 @@ public final class TestClock: Clock, @unchecked Sendable {
           // As swift-clocks' TestClock: only a deadline strictly in the past returns at once; a sleep until `now`
           // (`sleep(for: .zero)`) waits for the next `advance`, even `advance(by: .zero)`.
           if deadline < _now { return .resume }
-          waiting[sequence] = Waiting(continuation: continuation, runtime: runtime)
+          waiting[sequence] = Waiting(continuation: continuation, runtime: runtime, task: TestRuntime.currentTask)
           heap.insert(Sleeper(deadline: deadline, sequence: sequence))
           return .wait
         }
@@ -117,6 +119,7 @@ public final class TestClock: Clock, @unchecked Sendable {
   /// sleep, followed by what they started: one order, every run.
   public func advance(to deadline: Instant) async {
     let known = knownRuntimes()
+    let current = TestRuntime.current
     await settle(known)
     while let (_, woken, actions) = popDue(until: deadline) {
       for action in actions { action() }
@@ -127,7 +130,8 @@ public final class TestClock: Clock, @unchecked Sendable {
       // Held while they are resumed: a background drain must not run the first before the last is resumed.
       for runtime in runtimes { runtime.hold() }
       for entry in woken {
-        entry.runtime?.taskUnblocked()
+        // The runtime of an effect that advances the clock only drains (see `settle`): it waits for no woken task.
+        entry.runtime?.taskWoken(entry.runtime === current ? nil : entry.task)
         entry.continuation.resume()
       }
       for runtime in runtimes { runtime.release() }

@@ -28,11 +28,16 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
   /// While positive, a test store operation is under way: only the test runs jobs, at the points it chooses.
   private var holds = 0
   private let background = DispatchQueue(label: "unidirectional.test-runtime")
-  /// Each resumed with whether work arrived (false: its timer ran out).
-  private var waiters: [UInt64: UnsafeContinuation<Bool, Never>] = [:]
+  /// Each resumed with what ended its wait.
+  private var waiters: [UInt64: UnsafeContinuation<WaitEnd, Never>] = [:]
   private var nextWaiter: UInt64 = 0
+  private var mainActorWaitsTimedOut = 0
   private var liveTasks = 0
   private var blockedTasks = 0
+  /// The tasks a ``TestClock`` woke during a ``settle()`` that have not blocked on the test again nor finished, by
+  /// identity. A woken task-group child is not one of the live tasks counted above (only effects are), so the counts
+  /// can say "quiescent" while it is still on its way to its next sleep — by way of the main actor, say.
+  private var wokenTasks: Set<UInt> = []
   /// Chooses what runs next whenever more than one thing is ready (an interleaving explorer); nil: first in,
   /// first out.
   private let chooser: (any ScheduleChooser)?
@@ -62,7 +67,7 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
       defer { waiters.removeAll() }
       return (waiters.values, scheduleBackgroundDrainIfNeeded())
     }
-    for waiter in woken { waiter.resume(returning: true) }
+    for waiter in woken { waiter.resume(returning: .workArrived) }
     if schedulesDrain { background.async { [weak self] in self?.drainInBackground() } }
   }
 
@@ -186,7 +191,7 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
   /// Whether every task tracked by this runtime is suspended on something only the test can resume (a
   /// ``TestClock`` sleep, or waiting on such tasks): nothing will happen until the test acts.
   package var isQuiescent: Bool {
-    lock.withLock { head >= jobs.count && blockedTasks >= liveTasks }
+    lock.withLock { head >= jobs.count && blockedTasks >= liveTasks && wokenTasks.isEmpty }
   }
 
   /// The number of tracked tasks that have not finished.
@@ -199,32 +204,60 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
   /// arrived first must not cut short the next wait.
   package func waitForWork(timeout: Duration) async -> Bool {
     let deadline = ContinuousClock.now.advanced(by: timeout)
+    return await suspend { [weak self] token in
+      [
+        Task.detached {
+          do {
+            try await ContinuousClock().sleep(until: deadline)
+          } catch {
+            return
+          }
+          self?.wakeWaiter(token, .timedOut)
+        }
+      ]
+    } == .workArrived
+  }
+
+  /// What ended a wait of the test on its runtime.
+  package enum WaitEnd: Equatable, Sendable {
+    /// A job was enqueued on the runtime.
+    case workArrived
+    /// The main actor ran what had been queued on it before the wait began.
+    case mainActorRan
+    /// The wait's timer ran out.
+    case timedOut
+  }
+
+  /// Suspends until a job is enqueued or a task that `wakers` starts calls `wakeWaiter` with the wait's token.
+  ///
+  /// The wakers start only once the wait is registered: a waker that ran before its wait was registered would
+  /// find nothing to wake, and the wait would last until work happened to arrive (issue 45: a `send` stalled for
+  /// its whole one-second timer, then ran what it should have left suspended). They are cancelled when it ends.
+  private func suspend(wakers: (_ token: UInt64) -> [Task<Void, Never>]) async -> WaitEnd {
     let token = lock.withLock {
       defer { nextWaiter += 1 }
       return nextWaiter
     }
-    let timer = Task.detached { [weak self] in
-      do {
-        try await ContinuousClock().sleep(until: deadline)
-      } catch {
-        return
-      }
-      self?.wakeWaiter(token)
-    }
-    defer { timer.cancel() }
-    return await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
+    var started: [Task<Void, Never>] = []
+    let end = await withUnsafeContinuation { (continuation: UnsafeContinuation<WaitEnd, Never>) in
       let resumeNow = lock.withLock {
         if head < jobs.count { return true }
         waiters[token] = continuation
         return false
       }
-      if resumeNow { continuation.resume(returning: true) }
+      if resumeNow {
+        continuation.resume(returning: .workArrived)
+      } else {
+        started = wakers(token)
+      }
     }
+    for waker in started { waker.cancel() }
+    return end
   }
 
-  private func wakeWaiter(_ token: UInt64) {
+  private func wakeWaiter(_ token: UInt64, _ end: WaitEnd) {
     let waiter = lock.withLock { waiters.removeValue(forKey: token) }
-    waiter?.resume(returning: false)
+    waiter?.resume(returning: end)
   }
 
   /// Runs jobs until every tracked task is suspended on something only the test can resume (a ``TestClock``
@@ -236,51 +269,84 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
   /// runs its jobs in order, so a job queued on it now runs after that hop; once it has run, the task is back here
   /// (or really waiting elsewhere). Each round is one such round trip, bounded by `timeout` in case nothing serves
   /// the main actor; a round that brings no work back ends the wait.
+  ///
+  /// A task that a ``TestClock`` woke is waited for until it blocks on the test again or finishes, however many
+  /// round trips that takes: an Xcode 26 target's effect that reads `self.clock` to sleep, then `self.socket` to
+  /// call a `@MainActor` test double, goes to the main actor and back twice before its next sleep. Once the wait
+  /// ends the woken tasks are forgotten: those still away wait on something else (a stream, real I/O).
   package func settle(timeout: Duration = .seconds(1), defersCompletions: Bool = false) async {
     hold()
-    defer { release() }
+    defer {
+      lock.withLock { wokenTasks.removeAll() }
+      release()
+    }
     for _ in 0..<1_000 {
       _ = runUntilIdle(defersCompletions: defersCompletions)
       if isQuiescent { return }
-      guard await waitForMainActor(timeout: timeout) else { return }
+      let end = await waitForMainActor(timeout: timeout)
+      guard end == .workArrived || !isIdle else { return }
     }
   }
 
   /// Suspends until a job is enqueued here, or the main actor has run what was queued on it before this call, or
-  /// `timeout` passes. Returns whether work is waiting here.
-  private func waitForMainActor(timeout: Duration) async -> Bool {
-    let token = lock.withLock {
-      defer { nextWaiter += 1 }
-      return nextWaiter
+  /// `timeout` passes.
+  package func waitForMainActor(timeout: Duration) async -> WaitEnd {
+    let end = await suspend { [weak self] token in
+      [
+        Task { @MainActor in self?.wakeWaiter(token, .mainActorRan) },
+        Task.detached {
+          do {
+            try await ContinuousClock().sleep(for: timeout)
+          } catch {
+            return
+          }
+          self?.wakeWaiter(token, .timedOut)
+        },
+      ]
     }
-    let flush = Task { @MainActor [weak self] in self?.wakeWaiter(token) }
-    let timer = Task.detached { [weak self] in
-      do {
-        try await ContinuousClock().sleep(for: timeout)
-      } catch {
-        return
-      }
-      self?.wakeWaiter(token)
-    }
-    defer {
-      flush.cancel()
-      timer.cancel()
-    }
-    let workArrived = await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
-      let resumeNow = lock.withLock {
-        if head < jobs.count { return true }
-        waiters[token] = continuation
-        return false
-      }
-      if resumeNow { continuation.resume(returning: true) }
-    }
-    return workArrived || !isIdle
+    if end == .timedOut { lock.withLock { mainActorWaitsTimedOut += 1 } }
+    return end
   }
 
+  /// How many waits for a main-actor round trip ended at their timer: a main actor that nobody serves, or a lost
+  /// wake-up.
+  package var mainActorWaitTimeouts: Int { lock.withLock { mainActorWaitsTimedOut } }
+
   func taskStarted() { lock.withLock { liveTasks += 1 } }
-  func taskFinished() { lock.withLock { liveTasks -= 1 } }
-  func taskBlocked() { lock.withLock { blockedTasks += 1 } }
+
+  /// Called by an effect's task as it ends.
+  func taskFinished() {
+    let task = Self.currentTask
+    lock.withLock {
+      liveTasks -= 1
+      if let task { wokenTasks.remove(task) }
+    }
+  }
+
+  /// Called by a task as it blocks on the test (a ``TestClock`` sleep, `Task.never()`).
+  func taskBlocked() {
+    let task = Self.currentTask
+    lock.withLock {
+      blockedTasks += 1
+      if let task { wokenTasks.remove(task) }
+    }
+  }
+
   func taskUnblocked() { lock.withLock { blockedTasks -= 1 } }
+
+  /// A ``TestClock`` woke `task` (``currentTask`` when it went to sleep), which was blocked on this runtime.
+  func taskWoken(_ task: UInt?) {
+    lock.withLock {
+      blockedTasks -= 1
+      if let task { wokenTasks.insert(task) }
+    }
+  }
+
+  /// The identity of the current task. A task's address is reused only after it has finished, so a new task
+  /// mistaken for a woken one that finished can only end a wait that was over.
+  static var currentTask: UInt? {
+    withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: UInt.self) } }
+  }
 
   /// The runtime the current task's effects run on, if any.
   @TaskLocal public static var current: TestRuntime?

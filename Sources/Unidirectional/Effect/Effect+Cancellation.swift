@@ -83,28 +83,16 @@ extension Effect {
   }
 
   private func namespacingIDs(by namespace: AnyHashable) -> Self {
-    switch node {
-    case .none, .send:
-      return self
-    case let .run(run):
-      var scoped = run.namespace
-      scoped.scopes.insert(namespace, at: 0)
-      return Self(
-        .run(
-          Run(
-            priority: run.priority, operation: run.operation, handler: run.handler, dependencies: run.dependencies,
-            namespace: scoped)))
-    case let .merge(effects):
-      return Self(.merge(effects.map { $0.namespacingIDs(by: namespace) }))
-    case let .concatenate(effects):
-      return Self(.concatenate(effects.map { $0.namespacingIDs(by: namespace) }))
-    case let .cancellable(id, cancelInFlight, effect):
-      return Self(
-        .cancellable(
-          id: id.namespaced(by: namespace), cancelInFlight: cancelInFlight, effect.namespacingIDs(by: namespace)))
-    case let .cancel(id):
-      return Self(.cancel(id.namespaced(by: namespace)))
-    }
+    rebuilt(
+      send: { $0 },
+      run: { run in
+        var scoped = run.namespace
+        scoped.scopes.insert(namespace, at: 0)
+        return Run(
+          priority: run.priority, operation: run.operation, handler: run.handler, dependencies: run.dependencies,
+          namespace: scoped)
+      },
+      id: { $0.namespaced(by: namespace) })
   }
 }
 

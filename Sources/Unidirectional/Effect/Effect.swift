@@ -129,32 +129,20 @@ public struct Effect<Action: Sendable>: Sendable {
   public func map<NewAction: Sendable>(
     _ transform: @escaping @Sendable (Action) -> NewAction
   ) -> Effect<NewAction> {
-    switch node {
-    case .none:
-      return .none
-    case let .send(action):
-      return .send(transform(action))
-    case let .run(run):
-      let operation: @Sendable (Send<NewAction>) async throws -> Void = { send in
-        try await run.operation(Send { send(transform($0)) })
-      }
-      var handler: (@Sendable (any Error, Send<NewAction>) async -> Void)?
-      if let base = run.handler {
-        handler = { error, send in await base(error, Send { send(transform($0)) }) }
-      }
-      return Effect<NewAction>(
-        .run(
-          .init(
-            priority: run.priority, operation: operation, handler: handler, dependencies: run.dependencies,
-            namespace: run.namespace)))
-    case let .merge(effects):
-      return Effect<NewAction>(.merge(effects.map { $0.map(transform) }))
-    case let .concatenate(effects):
-      return Effect<NewAction>(.concatenate(effects.map { $0.map(transform) }))
-    case let .cancellable(id, cancelInFlight, effect):
-      return Effect<NewAction>(.cancellable(id: id, cancelInFlight: cancelInFlight, effect.map(transform)))
-    case let .cancel(id):
-      return Effect<NewAction>(.cancel(id))
+    rebuilt(send: transform, run: { $0.map(transform) }, id: { $0 })
+  }
+}
+
+extension Effect.Run {
+  /// The same work, feeding back `transform` of each action it sends.
+  func map<NewAction: Sendable>(_ transform: @escaping @Sendable (Action) -> NewAction) -> Effect<NewAction>.Run {
+    let operation = self.operation
+    var mappedHandler: (@Sendable (any Error, Send<NewAction>) async -> Void)?
+    if let handler {
+      mappedHandler = { error, send in await handler(error, Send { send(transform($0)) }) }
     }
+    return Effect<NewAction>.Run(
+      priority: priority, operation: { send in try await operation(Send { send(transform($0)) }) },
+      handler: mappedHandler, dependencies: dependencies, namespace: namespace)
   }
 }

@@ -16,8 +16,12 @@ struct EffectContext: Sendable {
 protocol CancellationRegistry: AnyObject, Sendable {
   /// Cancels the effects and registered work under `id`.
   func cancel(id: CancelID)
-  /// Registers work cancellable by `id`; returns a token for ``unregister(id:token:)``.
-  func register(id: CancelID, cancelInFlight: Bool, cancel: @escaping @Sendable () -> Void) -> UInt64
+  /// Starts work cancellable by `id` and registers it, in one step under the lock that ``cancel(id:)`` takes: `start`
+  /// starts the work and returns what cancels it. Returns a token for ``unregister(id:token:)``.
+  ///
+  /// One step, because a cancel that came between starting the work and registering it would cancel nothing, and
+  /// the late registration would stay (TCA's `testCancellation` hung 7 times in 30 when they were two).
+  func start(id: CancelID, cancelInFlight: Bool, _ start: () -> @Sendable () -> Void) -> UInt64
   func unregister(id: CancelID, token: UInt64)
 }
 
@@ -33,11 +37,11 @@ final class ProcessCancellationRegistry: CancellationRegistry, @unchecked Sendab
     for cancel in cancels { cancel() }
   }
 
-  func register(id: CancelID, cancelInFlight: Bool, cancel: @escaping @Sendable () -> Void) -> UInt64 {
+  func start(id: CancelID, cancelInFlight: Bool, _ start: () -> @Sendable () -> Void) -> UInt64 {
     let (token, inFlight) = lock.withLock {
       next += 1
       let inFlight = cancelInFlight ? (work.removeValue(forKey: id).map { Array($0.values) } ?? []) : []
-      work[id, default: [:]][next] = cancel
+      work[id, default: [:]][next] = start()
       return (next, inFlight)
     }
     for cancel in inFlight { cancel() }
@@ -50,6 +54,16 @@ final class ProcessCancellationRegistry: CancellationRegistry, @unchecked Sendab
       if work[id]?.isEmpty == true { work[id] = nil }
     }
   }
+
+  /// Whether work is registered under `id` (for tests: a finished or cancelled unit leaves nothing behind).
+  func isRegistered(_ id: CancelID) -> Bool {
+    lock.withLock { work[id] != nil }
+  }
+}
+
+/// Whether work wrapped in `withTaskCancellation(id:)` outside any effect is registered under `id` now.
+package func isTaskCancellationRegistered(id: some Hashable & Sendable) -> Bool {
+  ProcessCancellationRegistry.shared.isRegistered(CancelID(id))
 }
 
 extension Task where Success == Never, Failure == Never {
@@ -94,19 +108,25 @@ public func withTaskCancellation<T: Sendable>(
   let context = EffectContext.current
   let registry: any CancellationRegistry = context?.registry ?? ProcessCancellationRegistry.shared
   let cancelID = context?.cancelID(id) ?? CancelID(id)
-  // An unstructured task does not inherit the executor preference: keep test effects on their TestRuntime.
-  let task: Task<T, any Error>
-  if let runtime = TestRuntime.current {
-    runtime.taskStarted()
-    task = Task(executorPreference: runtime) {
-      defer { runtime.taskFinished() }
-      return try await operation()
+  var started: Task<T, any Error>?
+  let token = registry.start(id: cancelID, cancelInFlight: cancelInFlight) {
+    // An unstructured task does not inherit the executor preference: keep test effects on their TestRuntime.
+    let task: Task<T, any Error>
+    if let runtime = TestRuntime.current {
+      runtime.taskStarted()
+      task = Task(executorPreference: runtime) {
+        defer { runtime.taskFinished() }
+        return try await operation()
+      }
+    } else {
+      task = Task { try await operation() }
     }
-  } else {
-    task = Task { try await operation() }
+    started = task
+    return { task.cancel() }
   }
-  let token = registry.register(id: cancelID, cancelInFlight: cancelInFlight) { task.cancel() }
   defer { registry.unregister(id: cancelID, token: token) }
+  // `start` ran before `start(id:)` returned.
+  guard let task = started else { throw CancellationError() }
   return try await withTaskCancellationHandler {
     try await task.value
   } onCancel: {

@@ -19,7 +19,7 @@ public enum StackAction<State, Action> {
 }
 
 /// The ``StackAction`` of a reducer's domain: `StackActionOf<Path>` is `StackAction<Path.State, Path.Action>`.
-public typealias StackActionOf<R: Reducer> = StackAction<R.State, R.Action>
+public typealias StackActionOf<R: ReducerDomain> = StackAction<R.State, R.Action>
 
 extension StackAction: Equatable where State: Equatable, Action: Equatable {}
 extension StackAction: Hashable where State: Hashable, Action: Hashable {}

@@ -16,7 +16,8 @@ public enum IdentifiedAction<ID: Hashable, Action> {
 
 /// The ``IdentifiedAction`` of a reducer over an `Identifiable` state: `IdentifiedActionOf<Row>` is
 /// `IdentifiedAction<Row.State.ID, Row.Action>`.
-public typealias IdentifiedActionOf<R: Reducer> = IdentifiedAction<R.State.ID, R.Action> where R.State: Identifiable
+public typealias IdentifiedActionOf<R: ReducerDomain> = IdentifiedAction<R.State.ID, R.Action>
+where R.State: Identifiable
 
 extension IdentifiedAction: Equatable where Action: Equatable {}
 extension IdentifiedAction: Hashable where Action: Hashable {}

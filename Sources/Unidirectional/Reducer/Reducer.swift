@@ -24,11 +24,11 @@
 ///   }
 /// }
 /// ```
-public protocol Reducer<State, Action> {
+public protocol Reducer<State, Action>: ReducerDomain {
   /// The state the reducer changes.
   associatedtype State
-  /// The actions the reducer handles.
-  associatedtype Action: Sendable
+  /// The actions the reducer handles (`Sendable`, as ``ReducerDomain`` requires).
+  associatedtype Action
   /// The type of `body`; `Never` for reducers that implement `reduce(into:action:)` directly.
   associatedtype Body
 
@@ -55,5 +55,7 @@ extension Reducer where Body: Reducer, Body.State == State, Body.Action == Actio
   }
 }
 
-/// A reducer of `R`'s state and actions: `var body: some ReducerOf<Self>`, TCA's spelling.
-public typealias ReducerOf<R: Reducer> = Reducer<R.State, R.Action>
+/// A reducer of `R`'s state and actions: `var body: some ReducerOf<Self>`, TCA's spelling. It reads only `R`'s
+/// ``ReducerDomain``, so it works in an Xcode 26 app target too, where `R`'s conformance to ``Reducer`` is
+/// main-actor isolated.
+public typealias ReducerOf<R: ReducerDomain> = Reducer<R.State, R.Action>

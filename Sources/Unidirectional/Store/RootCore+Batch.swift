@@ -1,20 +1,35 @@
-// The synchronous work of a `send`: reducing the actions fed back and sent re-entrantly, starting effects.
+// The synchronous work of a `send`: reducing the actions fed back and sent re-entrantly, starting effects. This is
+// the store's one interpreter of effect trees: the asynchronous rest of a concatenation (RootCore+Concatenation.swift)
+// hands each of its parts back here.
 extension RootCore {
   // MARK: Batches
+
+  /// Where an effect being started comes from, and where the records of what it starts go.
+  struct Lineage {
+    /// The action whose reduction returned the effect (for messages).
+    var startedBy: Action
+    /// The store's `sequence` of that reduction (for instruments).
+    var sequence: UInt64
+    /// The ids the effect answers to: those of every enclosing `cancellable`, in every enclosing namespace.
+    var cancelIDs: [CancelID]
+    /// The effect that fed back the action, if any: what the started effects are children of.
+    var cause: EffectRecord?
+    /// The handle the started effects belong to (``Batch/lists``).
+    var list: Int
+    /// The batch's reduction that returned the effect, for cancellations within the batch.
+    var reduction: Int
+    /// The concatenation part the effect belongs to (``Batch/parts``), whose next part waits for what it starts.
+    var part: Int?
+  }
 
   /// The synchronous work of one `send`, done with the lock held.
   enum Work {
     /// Reduce an action fed back synchronously or sent re-entrantly; its effects go to `list`.
     case reduce(Action, ActionOrigin, cause: EffectRecord?, list: Int, dropsIfCauseCancelled: Bool)
-    /// Start an effect returned for `action` (the store's `sequence`-th reduction, for instruments; the batch's
-    /// `reduction`-th, for cancellations within the batch).
-    case start(
-      Effect<Action>, startedBy: Action, sequence: UInt64, cancelIDs: [CancelID], cause: EffectRecord?, list: Int,
-      reduction: Int)
-    /// Start the asynchronous rest of a concatenation, once its synchronous leading parts are done.
-    case spawnRest(
-      [Effect<Action>], startedBy: Action, sequence: UInt64, cancelIDs: [CancelID], cause: EffectRecord?, list: Int,
-      reduction: Int)
+    /// Start an effect.
+    case start(Effect<Action>, Lineage)
+    /// Go on with a concatenation once its part `awaiting` has been started: its next parts, in `lineage`.
+    case concatenate(ArraySlice<Effect<Action>>, Lineage, awaiting: Int)
   }
 
   /// What a batch collects while the lock is held and hands out after releasing it.
@@ -29,10 +44,21 @@ extension RootCore {
     /// not started yet — it waits behind a `.send` reduced depth-first — is cancelled by them too, as in TCA, which
     /// starts all of an action's effects before reducing what they send.
     var cancelled: [(id: CancelID, reduction: Int)] = []
+    /// The effects started by each concatenation part begun in this batch: the next part waits for them.
+    var parts: [[EffectRecord]] = []
+    /// The concatenation whose part this batch starts (from its asynchronous rest): its own cancellation ids and
+    /// those of its parts do not cancel it.
+    var excluded: EffectRecord?
 
     /// Whether an effect with `cancelIDs`, returned by `reduction`, was cancelled by a later reduction's effect.
     func isCancelled(_ cancelIDs: [CancelID], returnedBy reduction: Int) -> Bool {
       cancelled.contains { $0.reduction > reduction && cancelIDs.contains($0.id) }
+    }
+
+    /// Adds a started effect to its handle and to the concatenation part it belongs to.
+    mutating func add(_ record: EffectRecord, _ lineage: Lineage) {
+      lists[lineage.list].append(record)
+      if let part = lineage.part { parts[part].append(record) }
     }
   }
 
@@ -60,16 +86,27 @@ extension RootCore {
       if releaseAfterBatch(context) { observationHook?() }
       return StoreTask(records: [record])
     }
+    return runWorkList(startingWith: effect, of: action, cause: cause, context: context)
+  }
+
+  /// The rest of ``runBatch(startingWith:of:cause:context:)`` when there is more to do than its fast paths: a
+  /// function of its own, so that those paths never touch the work list's generic types (looking up their runtime
+  /// metadata cost the `.send` round trip about 350 instructions).
+  @inline(never)
+  private func runWorkList(
+    startingWith effect: Effect<Action>, of action: Action, cause: EffectRecord?,
+    context: UnsafeMutablePointer<ThreadContext>
+  ) -> StoreTask {
     var batch = Batch()
-    var work: [Work] = [
-      .start(effect, startedBy: action, sequence: lastSequence, cancelIDs: [], cause: cause, list: 0, reduction: 0)
-    ]
+    let lineage = Lineage(
+      startedBy: action, sequence: lastSequence, cancelIDs: [], cause: cause, list: 0, reduction: 0, part: nil)
+    var work: [Work] = [.start(effect, lineage)]
     takeQueued(into: &work, batch: &batch)
     run(&work, batch: &batch, context: context)
     return endBatch(batch, context: context)
   }
 
-  /// Processes `work` depth-first, with the lock held.
+  /// Processes `work` depth-first, with the lock held: the one place that knows what each kind of effect does.
   func run(_ work: inout [Work], batch: inout Batch, context: UnsafeMutablePointer<ThreadContext>) {
     while let item = work.popLast() {
       if flags.pointee.isInvalidated { break }
@@ -78,69 +115,78 @@ extension RootCore {
         if dropsIfCauseCancelled, cause?.isCancelled == true { continue }
         let effect = reduce(action, origin: origin, cause: cause, context: context)
         batch.reductions += 1
-        work.append(
-          .start(
-            effect, startedBy: action, sequence: lastSequence, cancelIDs: [], cause: cause, list: list,
-            reduction: batch.reductions))
+        let lineage = Lineage(
+          startedBy: action, sequence: lastSequence, cancelIDs: [], cause: cause, list: list,
+          reduction: batch.reductions, part: nil)
+        work.append(.start(effect, lineage))
         takeQueued(into: &work, batch: &batch)
 
-      case let .start(effect, action, sequence, cancelIDs, cause, list, reduction):
+      case let .start(effect, lineage):
         switch effect.node {
         case .none:
           continue
         case let .send(next):
-          // A consequence of an action already reduced: delivered even if that action cancelled its cause.
-          work.append(.reduce(next, .received, cause: cause, list: list, dropsIfCauseCancelled: false))
+          // A consequence of an action already reduced: delivered even if that action cancelled its cause. What
+          // the action starts is its own, not part of a concatenation's part.
+          work.append(.reduce(next, .received, cause: lineage.cause, list: lineage.list, dropsIfCauseCancelled: false))
         case let .run(run):
-          if batch.isCancelled(cancelIDs, returnedBy: reduction) { continue }
-          batch.lists[list].append(
-            spawn(run, cancelIDs: cancelIDs, cause: cause, startedBy: action, sequence: sequence))
+          if batch.isCancelled(lineage.cancelIDs, returnedBy: lineage.reduction) { continue }
+          let record = spawn(
+            run, cancelIDs: lineage.cancelIDs, cause: lineage.cause, startedBy: lineage.startedBy,
+            sequence: lineage.sequence)
+          batch.add(record, lineage)
         case let .merge(effects):
-          for effect in effects.reversed() {
-            work.append(
-              .start(
-                effect, startedBy: action, sequence: sequence, cancelIDs: cancelIDs, cause: cause, list: list,
-                reduction: reduction))
-          }
+          for effect in effects.reversed() { work.append(.start(effect, lineage)) }
         case let .concatenate(effects):
-          let leading = effects.prefix { $0.isSynchronous }.count
-          if leading < effects.count {
-            work.append(
-              .spawnRest(
-                Array(effects[leading...]), startedBy: action, sequence: sequence, cancelIDs: cancelIDs, cause: cause,
-                list: list, reduction: reduction))
-          }
-          for effect in effects[..<leading].reversed() {
-            work.append(
-              .start(
-                effect, startedBy: action, sequence: sequence, cancelIDs: cancelIDs, cause: cause, list: list,
-                reduction: reduction))
-          }
+          concatenate(effects[...], lineage, awaiting: [], work: &work, batch: &batch)
         case let .cancellable(id, cancelInFlight, inner):
-          if cancelInFlight {
-            cancelHeld(id: id, into: &batch.cancellations)
-            batch.cancelled.append((id, reduction))
-          }
-          work.append(
-            .start(
-              inner, startedBy: action, sequence: sequence, cancelIDs: cancelIDs + id.registrationKeys, cause: cause,
-              list: list, reduction: reduction))
+          if cancelInFlight { cancel(id, returnedBy: lineage.reduction, batch: &batch) }
+          var inside = lineage
+          inside.cancelIDs += id.registrationKeys
+          work.append(.start(inner, inside))
         case let .cancel(id):
-          cancelHeld(id: id, into: &batch.cancellations)
-          batch.cancelled.append((id, reduction))
+          cancel(id, returnedBy: lineage.reduction, batch: &batch)
         }
 
-      case let .spawnRest(effects, action, sequence, cancelIDs, cause, list, reduction):
-        if batch.isCancelled(cancelIDs, returnedBy: reduction) { continue }
-        let rest = effects.count == 1 ? effects[0] : Effect(.concatenate(effects))
-        let record = spawnRest(cancelIDs: cancelIDs, cause: cause, startedBy: action, sequence: sequence, priority: nil)
-        {
-          core, record, values in
-          await DependencyValues.$taskValues.withValue(values) { await core.runToCompletion(rest, record: record) }
-        }
-        batch.lists[list].append(record)
+      case let .concatenate(effects, lineage, part):
+        concatenate(effects, lineage, awaiting: batch.parts[part], work: &work, batch: &batch)
       }
     }
+  }
+
+  /// Cancels the effects running under `id` (but the concatenation the batch starts a part of) and those of the
+  /// batch returned before `reduction` and not yet started.
+  private func cancel(_ id: CancelID, returnedBy reduction: Int, batch: inout Batch) {
+    cancelHeld(id: id, except: batch.excluded, into: &batch.cancellations)
+    batch.cancelled.append((id, reduction))
+  }
+
+  /// Starts the parts of a concatenation in order, each once `awaiting` (what the one before started) has
+  /// finished: at once while the parts before started nothing asynchronous, else in the concatenation's own task.
+  ///
+  /// A part that is a `.run` goes to that task too: it then runs inside it, with no task of its own (a debounced
+  /// effect is one task).
+  private func concatenate(
+    _ effects: ArraySlice<Effect<Action>>, _ lineage: Lineage, awaiting: [EffectRecord], work: inout [Work],
+    batch: inout Batch
+  ) {
+    guard let first = effects.first else {
+      // Done: whatever the enclosing part waits for, it waits for what the last part started.
+      if let part = lineage.part { batch.parts[part] += awaiting }
+      return
+    }
+    if awaiting.isEmpty, !first.isRun {
+      let part = batch.parts.count
+      batch.parts.append([])
+      var inside = lineage
+      inside.part = part
+      work.append(.concatenate(effects.dropFirst(), lineage, awaiting: part))
+      work.append(.start(first, inside))
+      return
+    }
+    if batch.isCancelled(lineage.cancelIDs, returnedBy: lineage.reduction) { return }
+    let record = spawnConcatenation(effects, awaiting: awaiting, lineage: lineage)
+    batch.add(record, lineage)
   }
 
   /// Moves the actions sent re-entrantly onto the work stack, so they are reduced next, in the order sent.
@@ -174,5 +220,13 @@ extension RootCore {
     for deferred in dropped { deferred.resolve([]) }
     if notify { observationHook?() }
     return StoreTask(records: batch.lists[0])
+  }
+}
+
+extension Effect {
+  /// Whether this effect is one `.run`.
+  var isRun: Bool {
+    if case .run = node { return true }
+    return false
   }
 }

@@ -36,8 +36,9 @@ extension RootCore {
     return record
   }
 
-  /// A record of an effect `action` started, registered under its id and cancellation ids. Call with the lock held.
-  private func register(
+  /// A record of an effect `action` started, registered under its id and cancellation ids, which ``finish(_:)``
+  /// removes: the only registration of an effect. Call with the lock held.
+  func register(
     _ action: Action, cancelIDs: [CancelID], cause: EffectRecord?, sequence: UInt64
   ) -> EffectRecord {
     let record = EffectRecord(action: action, cancelIDs: cancelIDs, owner: self)
@@ -55,36 +56,8 @@ extension RootCore {
     return record
   }
 
-  /// Starts `body` in a task of its own, with the store's dependencies: the asynchronous rest of a `concatenate`.
-  /// Call with the lock held.
-  func spawnRest(
-    cancelIDs: [CancelID],
-    cause: EffectRecord?,
-    startedBy action: Action,
-    sequence: UInt64,
-    priority: TaskPriority?,
-    body: @escaping @Sendable (RootCore, EffectRecord, DependencyValues) async -> Void
-  ) -> EffectRecord {
-    let record = register(action, cancelIDs: cancelIDs, cause: cause, sequence: sequence)
-    let values = mutable.pointee.dependencies.values
-    if let runtime {
-      runtime.taskStarted()
-      record.task = Task(executorPreference: runtime, priority: priority) {
-        await TestRuntime.$current.withValue(runtime) { await body(self, record, values) }
-        self.finish(record)
-        runtime.taskFinished()
-      }
-    } else {
-      record.task = Task(priority: priority) {
-        await body(self, record, values)
-        self.finish(record)
-      }
-    }
-    return record
-  }
-
   /// Runs one `.run` effect in the current task, with its dependencies (or `values`) and cancellation context bound:
-  /// a part of the asynchronous rest of a `concatenate`.
+  /// a part of a concatenation, inside the concatenation's task.
   func execute(_ run: Effect<Action>.Run, record: EffectRecord, values: DependencyValues) async {
     let send = Send<Action> { [self] action in _ = self.send(action, origin: .received, cause: record) }
     let context = EffectContext(registry: self, namespace: run.namespace)
@@ -110,41 +83,6 @@ extension RootCore {
           Handle it with .run(operation:catch:) or inside the operation.
           """)
       }
-    }
-  }
-
-  /// Runs `effect` to its end inside one task: the asynchronous rest of a `concatenate`, where each part waits
-  /// for the previous one.
-  func runToCompletion(_ effect: Effect<Action>, record: EffectRecord) async {
-    switch effect.node {
-    case .none:
-      return
-    case let .send(action):
-      _ = send(action, origin: .received, cause: record)
-    case let .run(run):
-      await execute(run, record: record, values: DependencyValues.current)
-    case let .merge(effects):
-      await withTaskGroup(of: Void.self) { group in
-        for effect in effects {
-          group.addTask { await self.runToCompletion(effect, record: record) }
-        }
-      }
-    case let .concatenate(effects):
-      for effect in effects {
-        if Task.isCancelled || isCancelled(record) { return }
-        await runToCompletion(effect, record: record)
-      }
-    case let .cancellable(id, cancelInFlight, inner):
-      // Inside a concatenation the whole concatenated effect answers to the inner id.
-      if cancelInFlight { cancel(id: id, except: record) }
-      let cancelled = locked {
-        for key in id.registrationKeys { mutable.pointee.cancellables[key, default: []].insert(record.id) }
-        return record.isCancelled
-      }
-      if cancelled { return }
-      await runToCompletion(inner, record: record)
-    case let .cancel(id):
-      cancel(id: id, except: record)
     }
   }
 
@@ -198,13 +136,14 @@ extension RootCore {
     cancel(id: id, except: nil)
   }
 
-  func register(id: CancelID, cancelInFlight: Bool, cancel: @escaping @Sendable () -> Void) -> UInt64 {
+  func start(id: CancelID, cancelInFlight: Bool, _ start: () -> @Sendable () -> Void) -> UInt64 {
     var cancellations: [@Sendable () -> Void] = []
     let token: UInt64 = locked {
       if cancelInFlight { cancelHeld(id: id, into: &cancellations) }
       let rare = rareBookkeeping
       rare.nextWorkToken += 1
       let token = rare.nextWorkToken
+      let cancel = start()
       for key in id.registrationKeys { rare.registeredWork[key, default: [:]][token] = cancel }
       return token
     }

@@ -185,6 +185,9 @@ public final class Store<State, Action: Sendable>: @unchecked Sendable {
 
   /// The test runtime the store's effects run on, if any.
   package var runtime: TestRuntime? { root?.runtime }
+
+  /// What the root store holds for its running effects (see ``StoreBookkeeping``).
+  package var bookkeeping: StoreBookkeeping { root?.bookkeeping ?? StoreBookkeeping() }
 }
 
 extension Store where State: Sendable {
@@ -206,10 +209,11 @@ protocol RootStoreCore: AnyObject, Sendable {
   var dependencies: DependencyValues { get }
   func setDependencies(_ values: DependencyValues)
   var runtime: TestRuntime? { get }
+  var bookkeeping: StoreBookkeeping { get }
   /// Called after every batch the core reduces once its store is observed; set once, when the store first needs
   /// its observation.
   func setObservationHook(_ hook: @escaping @Sendable () -> Void)
 }
 
 /// A store of `R`'s state and actions: `let store: StoreOf<Feature>`, TCA's spelling.
-public typealias StoreOf<R: Reducer> = Store<R.State, R.Action>
+public typealias StoreOf<R: ReducerDomain> = Store<R.State, R.Action>

@@ -19,15 +19,3 @@ struct StoreFlags {
   /// While a thread holds this store's lock to reduce: the store that thread held before, if any.
   var outerHeld: UnsafeMutablePointer<StoreFlags>?
 }
-
-extension Effect {
-  /// Whether running this effect feeds back its actions synchronously and starts no asynchronous work.
-  var isSynchronous: Bool {
-    switch node {
-    case .none, .send, .cancel: return true
-    case .run: return false
-    case let .merge(effects), let .concatenate(effects): return effects.allSatisfy(\.isSynchronous)
-    case let .cancellable(_, _, inner): return inner.isSynchronous
-    }
-  }
-}

@@ -108,32 +108,24 @@ extension Effect {
   /// `@Dependency(\.dismiss)` does inside it; `dismiss` is handed the operation's `Send`.
   @usableFromInline
   func dismissible(by dismiss: @escaping @Sendable (Send<Action>) async -> Void) -> Self {
-    switch node {
-    case .none, .send, .cancel:
-      return self
-    case let .run(run):
-      let operation = run.operation
-      var handler: (@Sendable (any Error, Send<Action>) async -> Void)?
-      if let base = run.handler {
-        handler = { error, send in
-          await Dismissal.$current.withValue(Dismissal { await dismiss(send) }) { await base(error, send) }
+    rebuilt(
+      send: { $0 },
+      run: { run in
+        let operation = run.operation
+        var handler: (@Sendable (any Error, Send<Action>) async -> Void)?
+        if let base = run.handler {
+          handler = { error, send in
+            await Dismissal.$current.withValue(Dismissal { await dismiss(send) }) { await base(error, send) }
+          }
         }
-      }
-      return Self(
-        .run(
-          Run(
-            priority: run.priority,
-            operation: { send in
-              try await Dismissal.$current.withValue(Dismissal { await dismiss(send) }) { try await operation(send) }
-            },
-            handler: handler, dependencies: run.dependencies, namespace: run.namespace)))
-    case let .merge(effects):
-      return Self(.merge(effects.map { $0.dismissible(by: dismiss) }))
-    case let .concatenate(effects):
-      return Self(.concatenate(effects.map { $0.dismissible(by: dismiss) }))
-    case let .cancellable(id, cancelInFlight, effect):
-      return Self(.cancellable(id: id, cancelInFlight: cancelInFlight, effect.dismissible(by: dismiss)))
-    }
+        return Run(
+          priority: run.priority,
+          operation: { send in
+            try await Dismissal.$current.withValue(Dismissal { await dismiss(send) }) { try await operation(send) }
+          },
+          handler: handler, dependencies: run.dependencies, namespace: run.namespace)
+      },
+      id: { $0 })
   }
 }
 
