@@ -18,16 +18,6 @@ indirect enum EffectSpec<Target: Hashable & Sendable>: Hashable, Sendable {
   /// The inner effect's actions, transformed: a rule index moves up by `shift` (``shiftedRule(_:by:lastRule:)``).
   case map(shift: Int, EffectSpec)
 
-  /// Whether running it ever suspends (it has a `run` or a `debounce`): what a concatenation starts in a task.
-  var isAsynchronous: Bool {
-    switch self {
-    case .none, .send, .cancel: false
-    case .run, .debounce: true
-    case let .merge(effects), let .concatenate(effects): effects.contains { $0.isAsynchronous }
-    case let .cancellable(_, _, effect), let .map(_, effect): effect.isAsynchronous
-    }
-  }
-
   /// How many nodes the tree has (the shrinker's measure).
   var size: Int {
     switch self {

@@ -7,7 +7,7 @@ import Unidirectional
 /// - nothing lost: every action an effect nothing can cancel sent was reduced;
 /// - every cancel honoured: no action of a cancelled effect is reduced after the call that cancelled it returned,
 ///   nor from a `send` that began once its task was cancelled;
-/// - nothing kept: once every effect has ended, the store holds nothing (``StoreHoldings``).
+/// - nothing kept: once every effect has ended, the store holds nothing (``StoreBookkeeping``).
 ///
 /// The long-living waits (`never`, `stream`) end when their effect is cancelled, or when every thread is done and
 /// they are all released; then the run waits on the tasks of every `send` (no sleeping on real time).
@@ -19,12 +19,12 @@ enum LiveStoreRun {
   static let threads = 3
 
   static func check(_ program: GeneratedProgram) async -> ProgramFailure? {
-    let (records, holdings) = await observe(program)
-    return verdict(records, holdings: holdings, checksLoss: !program.script.contains(where: \.cancelsATask))
+    let (records, bookkeeping) = await observe(program)
+    return verdict(records, bookkeeping: bookkeeping, checksLoss: !program.script.contains(where: \.cancelsATask))
   }
 
   /// Runs the program; returns what its effects and reducer recorded, and what the store held at the end.
-  static func observe(_ program: GeneratedProgram) async -> (LiveLog.Records, StoreHoldings) {
+  static func observe(_ program: GeneratedProgram) async -> (LiveLog.Records, StoreBookkeeping) {
     let live = LiveLog()
     let environment = ProgramEnvironment(clock: ImmediateClock(), live: live)
     // A child action after its child went away is a runtime issue the program may well cause: not printed here.
@@ -49,10 +49,10 @@ enum LiveStoreRun {
     }
     live.waits.releaseAll()
     for task in tasks.value.sorted(by: { $0.key < $1.key }).map(\.value) { await task.finish() }
-    return (live.all, store.holdings)
+    return (live.all, store.bookkeeping)
   }
 
-  static func verdict(_ records: LiveLog.Records, holdings: StoreHoldings, checksLoss: Bool) -> ProgramFailure? {
+  static func verdict(_ records: LiveLog.Records, bookkeeping: StoreBookkeeping, checksLoss: Bool) -> ProgramFailure? {
     for (token, attempt) in records.attempts.sorted(by: { $0.key < $1.key }) {
       let delivered = records.deliveries[token]
       if checksLoss, delivered == nil, records.uncancellable.contains(attempt.run) {
@@ -70,8 +70,8 @@ enum LiveStoreRun {
           message: "run \(attempt.run)'s action (send \(token)) was reduced after the call that cancelled it returned")
       }
     }
-    if holdings != .empty {
-      return ProgramFailure(kind: .holdings, message: "once every effect ended the store holds \(holdings)")
+    if bookkeeping != StoreBookkeeping() {
+      return ProgramFailure(kind: .bookkeeping, message: "once every effect ended the store holds \(bookkeeping)")
     }
     return nil
   }

@@ -14,15 +14,10 @@ indirect enum ModelEffect {
   case cancellable(ModelCancelKey, cancelInFlight: Bool, ModelEffect)
   case cancel(ModelCancelKey)
 
-  /// Whether it contains a `run`: a concatenation runs its parts before the first such part at once, and the rest
-  /// in a task ("each starts when the previous one has finished").
-  var isAsynchronous: Bool {
-    switch self {
-    case .none, .send, .cancel: false
-    case .run: true
-    case let .merge(effects), let .concatenate(effects): effects.contains { $0.isAsynchronous }
-    case let .cancellable(_, _, effect): effect.isAsynchronous
-    }
+  /// Whether it is one `run`: a concatenation runs such a part inside its own task.
+  var isRun: Bool {
+    if case .run = self { return true }
+    return false
   }
 
   /// `Effect.merge`: `.none` parts dropped, one part is itself.

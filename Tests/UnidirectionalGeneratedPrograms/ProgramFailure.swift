@@ -15,7 +15,7 @@ package struct ProgramFailure: Error, Hashable, Sendable, CustomStringConvertibl
     case outcomes
     case issues
     /// The store still holds something after `finish()`.
-    case holdings
+    case bookkeeping
     /// A live store: an action a never-cancelled effect sent was not reduced.
     case lost
     /// A live store: a cancelled effect's action was reduced after the cancel returned.

@@ -12,9 +12,6 @@ import Unidirectional
 package struct ProgramGenerator {
   /// Shapes left out of generated programs while a known bug makes them fail (each has a regression test).
   package struct Options: Hashable, Sendable, CustomStringConvertible {
-    /// No `cancellable` (nor `debounce`, which is one) inside a concatenation, whose asynchronous part cancels as a
-    /// whole and keeps the ids it registered (GeneratedProgramRegressionTests).
-    package var avoidsCancellableInsideConcatenation = false
     /// No rule writes the shared total: the `TestStore` attributes a shared change an action received from an
     /// effect makes to an earlier step (issue 45, finding 3; GeneratedProgramRegressionTests).
     package var avoidsSharedWrites = false
@@ -22,17 +19,14 @@ package struct ProgramGenerator {
     /// Everything.
     package static let all = Options()
     /// What the test command's fixed seeds run while the known bugs are open.
-    package static let withoutKnownBugs = Options(
-      avoidsCancellableInsideConcatenation: true, avoidsSharedWrites: true)
+    package static let withoutKnownBugs = Options(avoidsSharedWrites: true)
 
-    package init(avoidsCancellableInsideConcatenation: Bool = false, avoidsSharedWrites: Bool = false) {
-      self.avoidsCancellableInsideConcatenation = avoidsCancellableInsideConcatenation
+    package init(avoidsSharedWrites: Bool = false) {
       self.avoidsSharedWrites = avoidsSharedWrites
     }
 
     package var description: String {
       var avoided: [String] = []
-      if avoidsCancellableInsideConcatenation { avoided.append("no cancellable inside a concatenation") }
       if avoidsSharedWrites { avoided.append("no shared writes") }
       return avoided.isEmpty ? "every shape" : avoided.joined(separator: ", ")
     }
@@ -90,17 +84,12 @@ package struct ProgramGenerator {
     /// nil at the root.
     let kind: ChildKind?
     var enclosingIDs: Set<Int> = []
-    var insideConcatenation = false
   }
 
   /// Generated with root targets; a child's rule turns `.step(k)` into its own `k` (``EffectSpec/childSpec``).
   private mutating func effect(depth: Int, context: Context) -> EffectSpec<RootTarget> {
-    let canNest = depth > 0
-    let canCancellable =
-      canNest && !(options.avoidsCancellableInsideConcatenation && context.insideConcatenation)
     var choices: [(Int, Int)] = [(0, 1), (1, 3), (2, 6), (6, 1)]
-    if canNest { choices += [(3, 2), (4, 2), (8, 1)] }
-    if canCancellable { choices += [(5, 2), (7, 1)] }
+    if depth > 0 { choices += [(3, 2), (4, 2), (5, 2), (7, 1), (8, 1)] }
     switch weighted(choices) {
     case 0:
       return .none
@@ -112,9 +101,7 @@ package struct ProgramGenerator {
     case 3:
       return .merge((0..<int(in: 2...3)).map { _ in effect(depth: depth - 1, context: context) })
     case 4:
-      var inner = context
-      inner.insideConcatenation = true
-      return .concatenate((0..<int(in: 2...3)).map { _ in effect(depth: depth - 1, context: inner) })
+      return .concatenate((0..<int(in: 2...3)).map { _ in effect(depth: depth - 1, context: context) })
     case 5:
       guard let id = freeID(context) else { return .none }
       var inner = context
@@ -127,8 +114,6 @@ package struct ProgramGenerator {
       guard let id = freeID(context) else { return .none }
       var inner = context
       inner.enclosingIDs.insert(id)
-      // The debounced effect runs in the asynchronous part of a concatenation.
-      inner.insideConcatenation = true
       return .debounce(id: id, milliseconds: pick(Self.sleeps), effect(depth: depth - 1, context: inner))
     default:
       return .map(shift: int(in: 1...2), effect(depth: depth - 1, context: context))

@@ -2,47 +2,63 @@
 extension ReferenceModel {
   // MARK: Starting effects
 
-  /// Starts an effect returned by the batch's `reduction`-th action, inside the `send` that reduced it: `.send`
-  /// actions are reduced at once, depth-first ("Actions fed back this way are processed depth-first"); a `run`,
-  /// and the rest of a concatenation from its first asynchronous part on, start as tasks. "An effect returned next
-  /// to a `.send` is cancelled by what the sent action cancels, even though it starts after it" (DifferencesFromTCA).
-  func startSynchronously(_ effect: ModelEffect, keys: [ModelCancelKey], reduction: Int, batch: ModelBatch) {
+  /// Starts an effect returned by the batch's `reduction`-th action, inside the `send` that reduced it, and returns
+  /// the tasks it started (what the next part of an enclosing concatenation waits for).
+  ///
+  /// - `.send`: reduced at once, depth-first ("Actions fed back this way are processed depth-first"); what the
+  ///   action starts is its own, not the part's (CHANGELOG, `concatenate`).
+  /// - `run`: a task. "An effect returned next to a `.send` is cancelled by what the sent action cancels, even though
+  ///   it starts after it" (DifferencesFromTCA): such a `run` never starts.
+  /// - `concatenate`: "each part starts once everything the part before started has finished, and a part that is
+  ///   not a single `.run` is started like any other effect — its `.send`s are delivered at once (as inside `merge`),
+  ///   and a `cancellable(id:)` inside it answers to that id alone" (CHANGELOG). Parts start here while the parts
+  ///   before started nothing; the rest runs in a task of the concatenation's own, where a `.run` part runs inside it.
+  @discardableResult
+  func startSynchronously(
+    _ effect: ModelEffect, keys: [ModelCancelKey], reduction: Int, batch: ModelBatch
+  ) -> [ModelTask] {
     switch effect {
     case .none:
-      return
+      return []
     case let .send(target):
       deliver(target, batch: batch)
+      return []
     case let .run(run):
-      if batch.isCancelled(keys, returnedBy: reduction) { return }
-      spawn(keys: keys, batch: batch) { [.steps(run, next: 0, $0)] }
+      if batch.isCancelled(keys, returnedBy: reduction) { return [] }
+      return [spawn(keys: keys, batch: batch, frames: [.steps(run, next: 0)])]
     case let .merge(effects):
-      for effect in effects { startSynchronously(effect, keys: keys, reduction: reduction, batch: batch) }
+      return effects.flatMap { startSynchronously($0, keys: keys, reduction: reduction, batch: batch) }
     case let .concatenate(effects):
-      let leading = effects.prefix { !$0.isAsynchronous }.count
-      for effect in effects[..<leading] {
-        startSynchronously(effect, keys: keys, reduction: reduction, batch: batch)
+      var awaiting: [ModelTask] = []
+      var next = 0
+      while next < effects.count, awaiting.isEmpty, !effects[next].isRun {
+        awaiting = startSynchronously(effects[next], keys: keys, reduction: reduction, batch: batch)
+        next += 1
       }
-      guard leading < effects.count, !batch.isCancelled(keys, returnedBy: reduction) else { return }
-      let rest = Array(effects[leading...])
-      spawn(keys: keys, batch: batch) { [.concatenation(rest, next: 0, $0)] }
+      guard next < effects.count else { return awaiting }
+      if batch.isCancelled(keys, returnedBy: reduction) { return [] }
+      let rest = Array(effects[next...])
+      return [spawn(keys: keys, batch: batch, frames: [.concatenation(rest, next: 0, awaiting: awaiting)])]
     case let .cancellable(key, cancelInFlight, inner):
-      if cancelInFlight {
-        cancel(key)
-        batch.cancelled.append((key, reduction))
-      }
-      startSynchronously(inner, keys: keys + key.registrationKeys, reduction: reduction, batch: batch)
+      if cancelInFlight { cancel(key, in: batch, reduction: reduction) }
+      return startSynchronously(inner, keys: keys + key.registrationKeys, reduction: reduction, batch: batch)
     case let .cancel(key):
-      cancel(key)
-      batch.cancelled.append((key, reduction))
+      cancel(key, in: batch, reduction: reduction)
+      return []
     }
   }
 
-  private func spawn(keys: [ModelCancelKey], batch: ModelBatch, frames: (CancelNode) -> [ModelFrame]) {
-    let node = CancelNode(parent: nil)
-    let record = ModelRecord(cause: batch.cause, node: node, keys: keys)
-    register(node, under: keys)
-    if let cause = batch.cause { cause.children.append(record) } else { batch.started.append(record) }
-    enqueue(ModelTask(record: record, frames: frames(node), parent: nil))
+  private func cancel(_ key: ModelCancelKey, in batch: ModelBatch, reduction: Int) {
+    cancel(key, except: batch.concatenation)
+    batch.cancelled.append((key, reduction))
+  }
+
+  private func spawn(keys: [ModelCancelKey], batch: ModelBatch, frames: [ModelFrame]) -> ModelTask {
+    let task = ModelTask(cause: batch.cause, keys: keys, frames: frames)
+    register(task, under: keys)
+    if let cause = batch.cause { cause.children.append(task) } else { batch.started.append(task) }
+    enqueue(task)
+    return task
   }
 
   // MARK: Running tasks
@@ -67,138 +83,113 @@ extension ReferenceModel {
   private func resume(_ task: ModelTask) {
     while let frame = task.frames.popLast() {
       switch frame {
-      case let .effect(effect, node):
-        run(effect, in: node, task: task)
-      case let .concatenation(effects, next, node):
-        // "Runs effects one after another: each starts when the previous one has finished", until cancelled.
-        guard next < effects.count, !node.isCancelled else { continue }
-        task.frames.append(.concatenation(effects, next: next + 1, node))
-        task.frames.append(.effect(effects[next], node))
-      case let .exitScope(node, keys):
-        unregister(node, from: keys)
-      case let .steps(run, next, node):
-        step(run, at: next, in: node, task: task)
-      case let .afterSleep(run, next, node):
+      case let .concatenation(effects, next, awaiting):
+        concatenate(effects, next: next, awaiting: awaiting, task: task)
+      case let .steps(run, next):
+        step(run, at: next, task: task)
+      case let .afterSleep(run, next):
         // A sleeper cancelled while it slept, or after it woke but before it ran, throws `CancellationError`.
-        if node.isCancelled {
-          end(run, in: node, task: task, failed: true)
+        if task.isCancelled {
+          end(run, task: task, failed: true)
         } else {
-          task.frames.append(.steps(run, next: next, node))
+          task.frames.append(.steps(run, next: next))
         }
-      case let .afterNever(run, node):
-        end(run, in: node, task: task, failed: true)
-      case .join:
-        // Waits again while children remain (``Policy``: resumed by any child, or by the last).
-        if task.pending > 0 {
-          task.frames.append(.join)
-          task.wait = .join
-        }
+      case let .afterNever(run):
+        end(run, task: task, failed: true)
       }
       if task.wait != nil { return }
     }
     finish(task)
   }
 
-  /// Runs `effect` inside a task (the asynchronous rest of a concatenation).
-  private func run(_ effect: ModelEffect, in node: CancelNode, task: ModelTask) {
-    switch effect {
-    case .none:
+  /// The concatenation's own task: waits for what the part before started, then starts part `next` (a `.run` runs
+  /// in this task); once cancelled, starts nothing more. It ends when the last part's tasks have.
+  private func concatenate(_ effects: [ModelEffect], next: Int, awaiting: [ModelTask], task: ModelTask) {
+    if let pending = awaiting.first(where: { !$0.isFinished }) {
+      task.frames.append(.concatenation(effects, next: next, awaiting: awaiting))
+      pending.waiters.append(task)
+      task.wait = .task
       return
-    case let .send(target):
-      if !node.isCancelled { deliver(target, from: task) }
-    case let .run(run):
-      task.frames.append(.steps(run, next: 0, node))
-    case let .merge(effects):
-      // Each part in a child task of its own (a task group); the task waits for all of them.
-      task.pending = effects.count
-      task.frames.append(.join)
-      task.wait = .join
-      for effect in effects { enqueue(ModelTask(record: task.record, frames: [.effect(effect, node)], parent: task)) }
-    case let .concatenate(effects):
-      task.frames.append(.concatenation(effects, next: 0, node))
-    case let .cancellable(key, cancelInFlight, inner):
-      // As TCA's `withTaskCancellation(id:)` around the part: cancelling the id ends this part only.
-      if cancelInFlight { cancel(key) }
-      let scope = CancelNode(parent: node)
-      let keys = key.registrationKeys
-      register(scope, under: keys)
-      task.frames.append(.exitScope(scope, keys))
-      task.frames.append(.effect(inner, scope))
-    case let .cancel(key):
-      cancel(key)
     }
+    guard next < effects.count, !task.isCancelled else { return }
+    if case let .run(run) = effects[next] {
+      task.frames.append(.concatenation(effects, next: next + 1, awaiting: []))
+      task.frames.append(.steps(run, next: 0))
+      return
+    }
+    // A part that is not a `.run` starts as a `send` of its own would, its effects the concatenation's children.
+    let batch = ModelBatch(cause: task, concatenation: task)
+    var started: [ModelTask] = []
+    synchronously { started = startSynchronously(effects[next], keys: task.keys, reduction: 0, batch: batch) }
+    task.frames.append(.concatenation(effects, next: next + 1, awaiting: started))
   }
 
   /// Does step `index` of `run` (or ends it after the last).
-  private func step(_ run: ModelRun, at index: Int, in node: CancelNode, task: ModelTask) {
+  private func step(_ run: ModelRun, at index: Int, task: ModelTask) {
     guard index < run.steps.count else {
-      end(run, in: node, task: task, failed: false)
+      end(run, task: task, failed: false)
       return
     }
-    let next = ModelFrame.steps(run, next: index + 1, node)
+    let next = ModelFrame.steps(run, next: index + 1)
     switch run.steps[index] {
     case let .send(target):
       // "Once the effect is cancelled, `send` delivers nothing."
-      if !node.isCancelled { deliver(target, from: task) }
+      if !task.isCancelled { deliver(target, from: task) }
       task.frames.append(next)
     case let .sleep(milliseconds):
-      guard !node.isCancelled else { return end(run, in: node, task: task, failed: true) }
+      guard !task.isCancelled else { return end(run, task: task, failed: true) }
       // "A sleep returns at once only when its deadline is strictly before `now`."
       let sleeper = ModelSleeper(deadline: now + milliseconds, sequence: nextSuspension, task: task)
       nextSuspension += 1
       let position = sleepers.firstIndex { ($0.deadline, $0.sequence) > (sleeper.deadline, sleeper.sequence) }
       sleepers.insert(sleeper, at: position ?? sleepers.count)
-      task.frames.append(.afterSleep(run, next: index + 1, node))
-      task.wait = .sleep(node)
+      task.frames.append(.afterSleep(run, next: index + 1))
+      task.wait = .sleep
     case .checkCancellation:
-      if node.isCancelled { return end(run, in: node, task: task, failed: true) }
+      if task.isCancelled { return end(run, task: task, failed: true) }
       task.frames.append(next)
     case .fail:
-      end(run, in: node, task: task, failed: true)
+      end(run, task: task, failed: true)
     case .never:
-      guard !node.isCancelled else { return end(run, in: node, task: task, failed: true) }
-      task.frames.append(.afterNever(run, node))
-      suspendUntilCancelled(task, node: node)
+      guard !task.isCancelled else { return end(run, task: task, failed: true) }
+      task.frames.append(.afterNever(run))
+      suspendUntilCancelled(task)
     case .stream:
       task.frames.append(next)
-      if !node.isCancelled { suspendUntilCancelled(task, node: node) }
+      if !task.isCancelled { suspendUntilCancelled(task) }
     case let .cancel(id):
-      cancel(ModelCancelKey(id: .generated(id), path: run.path))
+      cancel(ModelCancelKey(id: .generated(id), path: run.path), except: nil)
       task.frames.append(next)
     case .dismiss:
       // "sends `.dismiss` … through the calling effect, synchronously" (DifferencesFromTCA).
-      if !node.isCancelled { deliver(.dismissDestination, from: task) }
+      if !task.isCancelled { deliver(.dismissDestination, from: task) }
       task.frames.append(next)
     }
   }
 
-  private func suspendUntilCancelled(_ task: ModelTask, node: CancelNode) {
+  private func suspendUntilCancelled(_ task: ModelTask) {
     waiters.append((nextSuspension, task))
     nextSuspension += 1
-    task.wait = .cancellation(node)
+    task.wait = .cancellation
   }
 
   /// Ends `run`: "A thrown error that is not a cancellation is passed to `handler`".
-  private func end(_ run: ModelRun, in node: CancelNode, task: ModelTask, failed: Bool) {
-    let outcome: RunOutcome = node.isCancelled ? .cancelled : failed ? .threw : .completed
+  private func end(_ run: ModelRun, task: ModelTask, failed: Bool) {
+    let outcome: RunOutcome = task.isCancelled ? .cancelled : failed ? .threw : .completed
     if let id = run.id { outcomes[id] = outcome }
     if outcome == .threw, let caught = run.caught { deliver(caught, from: task) }
   }
 
   private func finish(_ task: ModelTask) {
-    if let parent = task.parent {
-      parent.pending -= 1
-      if case .join? = parent.wait, parent.pending == 0 || !policy.resumesMergeAtTheLastChild { enqueue(parent) }
-      return
-    }
-    let record = task.record
-    record.isFinished = true
-    unregister(record.node, from: record.keys)
+    task.isFinished = true
+    unregister(task, from: task.keys)
+    for waiter in task.waiters { enqueue(waiter) }
+    task.waiters.removeAll()
   }
 
   /// An action an effect sends: a `send` of its own, with the effect as its cause.
   private func deliver(_ target: RootTarget, from task: ModelTask) {
-    synchronously { deliver(target, batch: ModelBatch(cause: task.record)) }
+    synchronously { deliver(target, batch: ModelBatch(cause: task)) }
   }
 
   /// Runs a `send`'s synchronous work; then wakes what its cancellations deferred (``Policy``).
@@ -229,20 +220,21 @@ extension ReferenceModel {
 
   // MARK: Cancelling
 
-  func register(_ node: CancelNode, under keys: [ModelCancelKey]) {
-    for key in keys { registry[key, default: []].append(node) }
+  func register(_ task: ModelTask, under keys: [ModelCancelKey]) {
+    for key in keys { registry[key, default: []].append(task) }
   }
 
-  func unregister(_ node: CancelNode, from keys: [ModelCancelKey]) {
+  func unregister(_ task: ModelTask, from keys: [ModelCancelKey]) {
     for key in keys {
-      registry[key]?.removeAll { $0 === node }
+      registry[key]?.removeAll { $0 === task }
       if registry[key]?.isEmpty == true { registry[key] = nil }
     }
   }
 
-  /// Cancels everything registered under `key`, waking what it waits on (at once, or at the end of the `send`).
-  func cancel(_ key: ModelCancelKey) {
-    for node in registry[key] ?? [] { node.isMarked = true }
+  /// Cancels every task registered under `key` (but `excluded`: a concatenation is not cancelled by its own parts),
+  /// waking what it waits on: at once, or at the end of the `send` (``Policy``).
+  func cancel(_ key: ModelCancelKey, except excluded: ModelTask?) {
+    for task in registry[key] ?? [] where task !== excluded { task.isCancelled = true }
     if policy.wakesCancelledAfterTheSend, sendDepth > 0 {
       hasDeferredWakes = true
     } else {
@@ -251,11 +243,11 @@ extension ReferenceModel {
   }
 
   /// "Cancels the effects (and the effects started by the actions they fed back)".
-  func cancelTrees(_ records: [ModelRecord]) {
-    var pending = records
-    while let record = pending.popLast() {
-      if !record.isFinished { record.node.isMarked = true }
-      pending.append(contentsOf: record.children)
+  func cancelTrees(_ tasks: [ModelTask]) {
+    var pending = tasks
+    while let task = pending.popLast() {
+      if !task.isFinished { task.isCancelled = true }
+      pending.append(contentsOf: task.children)
     }
     wakeCancelled()
   }
@@ -264,12 +256,12 @@ extension ReferenceModel {
   private func wakeCancelled() {
     var woken: [(Int, ModelTask)] = []
     sleepers.removeAll { sleeper in
-      guard case let .sleep(node) = sleeper.task.wait, node.isCancelled else { return false }
+      guard sleeper.task.isCancelled else { return false }
       woken.append((sleeper.sequence, sleeper.task))
       return true
     }
     waiters.removeAll { waiter in
-      guard case let .cancellation(node) = waiter.1.wait, node.isCancelled else { return false }
+      guard waiter.1.isCancelled else { return false }
       woken.append(waiter)
       return true
     }
@@ -277,15 +269,19 @@ extension ReferenceModel {
   }
 }
 
-/// The synchronous work of one `send`: its reductions, the cancellations they made, the records they started.
+/// The synchronous work of one `send` (or of a concatenation's part): the cancellations its reductions made, the
+/// tasks it started.
 final class ModelBatch {
-  let cause: ModelRecord?
+  let cause: ModelTask?
+  /// The concatenation whose part the batch starts: not cancelled by it.
+  let concatenation: ModelTask?
   var reductions = 0
   var cancelled: [(key: ModelCancelKey, reduction: Int)] = []
-  var started: [ModelRecord] = []
+  var started: [ModelTask] = []
 
-  init(cause: ModelRecord?) {
+  init(cause: ModelTask?, concatenation: ModelTask? = nil) {
     self.cause = cause
+    self.concatenation = concatenation
   }
 
   func isCancelled(_ keys: [ModelCancelKey], returnedBy reduction: Int) -> Bool {
@@ -293,68 +289,40 @@ final class ModelBatch {
   }
 }
 
-/// What cancellation reaches: a started effect, or a cancellable part inside the rest of a concatenation.
-final class CancelNode {
-  let parent: CancelNode?
-  var isMarked = false
-
-  init(parent: CancelNode?) {
-    self.parent = parent
-  }
-
-  var isCancelled: Bool { isMarked || parent?.isCancelled == true }
-}
-
-/// A started effect: a task, and its cause (the effect that fed back the action that started it).
-final class ModelRecord {
-  let cause: ModelRecord?
-  let node: CancelNode
-  let keys: [ModelCancelKey]
-  var children: [ModelRecord] = []
-  var isFinished = false
-
-  init(cause: ModelRecord?, node: CancelNode, keys: [ModelCancelKey]) {
-    self.cause = cause
-    self.node = node
-    self.keys = keys
-  }
-
-}
-
-/// A task of the model: an effect's own, or a child of one running a part of a merge inside a concatenation.
+/// A started effect: a task, the effect that fed back the action that started it, the ids it answers to.
 final class ModelTask {
-  let record: ModelRecord
+  let cause: ModelTask?
+  let keys: [ModelCancelKey]
   var frames: [ModelFrame]
   var wait: ModelWait?
-  /// The task a merge child's end is reported to.
-  let parent: ModelTask?
-  /// The merge children not yet ended.
-  var pending = 0
+  var isCancelled = false
+  var isFinished = false
+  /// Effects started by actions it fed back, and the parts a concatenation started.
+  var children: [ModelTask] = []
+  /// Concatenations waiting for it to finish.
+  var waiters: [ModelTask] = []
 
-  init(record: ModelRecord, frames: [ModelFrame], parent: ModelTask?) {
-    self.record = record
+  init(cause: ModelTask?, keys: [ModelCancelKey], frames: [ModelFrame]) {
+    self.cause = cause
+    self.keys = keys
     self.frames = frames
-    self.parent = parent
   }
 }
 
 /// What a task does next; its frames form a stack.
 enum ModelFrame {
-  case effect(ModelEffect, CancelNode)
-  case steps(ModelRun, next: Int, CancelNode)
-  case afterSleep(ModelRun, next: Int, CancelNode)
-  case afterNever(ModelRun, CancelNode)
-  case concatenation([ModelEffect], next: Int, CancelNode)
-  case exitScope(CancelNode, [ModelCancelKey])
-  /// Waits for the children of a merge.
-  case join
+  case steps(ModelRun, next: Int)
+  case afterSleep(ModelRun, next: Int)
+  case afterNever(ModelRun)
+  case concatenation([ModelEffect], next: Int, awaiting: [ModelTask])
 }
 
 /// Why a task is suspended.
 enum ModelWait {
-  case sleep(CancelNode)
-  case cancellation(CancelNode)
-  case join
+  case sleep
+  case cancellation
+  /// A concatenation waiting for a task its part started.
+  case task
 }
 
 struct ModelSleeper {

@@ -5,7 +5,7 @@
 /// time, in the order they became ready), and a clock whose sleepers wake in deadline order, ties in the order they
 /// went to sleep. Reducing follows the composition of ``GeneratedFeature``; running effects follows
 /// ``ReferenceModel/startSynchronously(_:keys:reduction:batch:)`` and ``ModelTask``. Where the documentation leaves
-/// an order open, a ``Policy`` chooses; a store must match the model under one of the policies.
+/// an order open, a ``Policy`` chooses; a store must match the model under one of them.
 ///
 /// ```swift
 /// let model = ReferenceModel(program)
@@ -13,25 +13,20 @@
 /// let woken = model.advance(by: 100)
 /// ```
 final class ReferenceModel {
-  /// The two orders the documentation leaves open.
-  struct Policy: Hashable, CaseIterable {
-    /// A task that a cancellation made inside a `send` wakes (a sleeper, `Task.never()`, a stream) becomes ready
-    /// when the `send`'s synchronous work is done, after the tasks it started; otherwise at the cancellation.
-    var wakesCancelledAfterTheSend: Bool
-    /// A task awaiting a merge inside a concatenation becomes ready when its last child ends; otherwise, as a task
-    /// group's parent does, when any child ends while it waits (then it waits again if children remain).
-    var resumesMergeAtTheLastChild: Bool
-
-    static let allCases = [false, true].flatMap { wakes in
-      [false, true].map { Policy(wakesCancelledAfterTheSend: wakes, resumesMergeAtTheLastChild: $0) }
-    }
-  }
-
   /// An action the store reduced, with the state right after it.
   struct Reduced: CustomStringConvertible {
     let action: GeneratedFeature.Action
     let snapshot: ModelSnapshot
     var description: String { "\(action) → \(snapshot)" }
+  }
+
+  /// An order the documentation leaves open: where a task woken by a cancellation made inside a `send` (a sleeper,
+  /// `Task.never()`, a stream) becomes ready — at the cancellation, or when the `send`'s synchronous work is done,
+  /// after the tasks it started.
+  struct Policy: Hashable, CaseIterable {
+    var wakesCancelledAfterTheSend: Bool
+
+    static let allCases = [Policy(wakesCancelledAfterTheSend: false), Policy(wakesCancelledAfterTheSend: true)]
   }
 
   let program: GeneratedProgram
@@ -59,9 +54,9 @@ final class ReferenceModel {
   /// Tasks waiting to be cancelled (`Task.never()`, a stream), with the order they suspended in.
   var waiters: [(Int, ModelTask)] = []
   var nextSuspension = 0
-  var registry: [ModelCancelKey: [CancelNode]] = [:]
-  /// The records each script step's `send` started: what cancelling its task reaches (with what they caused).
-  var stepRecords: [Int: [ModelRecord]] = [:]
+  var registry: [ModelCancelKey: [ModelTask]] = [:]
+  /// The tasks each script step's `send` started: what cancelling its task reaches (with what they caused).
+  var stepTasks: [Int: [ModelTask]] = [:]
 
   init(_ program: GeneratedProgram, policy: Policy = Policy.allCases[0]) {
     self.program = program
@@ -80,7 +75,7 @@ final class ReferenceModel {
       sent = snapshot
       startSynchronously(effect, keys: [], reduction: 0, batch: batch)
     }
-    stepRecords[step] = batch.started
+    stepTasks[step] = batch.started
     runUntilIdle()
     return (sent, takeReceived())
   }
@@ -99,7 +94,7 @@ final class ReferenceModel {
 
   /// `task.cancel()` on the task of script step `step`: cancels the effects it started and everything they caused.
   func cancelTask(ofStep step: Int) -> [Reduced] {
-    cancelTrees(stepRecords[step] ?? [])
+    cancelTrees(stepTasks[step] ?? [])
     runUntilIdle()
     return takeReceived()
   }

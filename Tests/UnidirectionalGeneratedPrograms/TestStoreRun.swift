@@ -38,7 +38,7 @@ enum TestStoreRun {
     var final = ModelSnapshot()
     var outcomes: [RunID: RunOutcome] = [:]
     var failures: [String] = []
-    var holdings = StoreHoldings.empty
+    var bookkeeping = StoreBookkeeping()
   }
 
   /// Runs the steps of the expectation's script; with `asserting`, exhaustively, receiving and asserting every
@@ -85,7 +85,7 @@ enum TestStoreRun {
     observation.final = ModelSnapshot(store.state)
     observation.outcomes = environment.recorder.all
     observation.failures = failures.messages
-    observation.holdings = store.holdings
+    observation.bookkeeping = store.bookkeeping
     return observation
   }
 
@@ -115,8 +115,8 @@ enum TestStoreRun {
     if let first = others.first {
       return ProgramFailure(kind: .testStore, message: "\(others.count) TestStore failures; the first: \(first)")
     }
-    if observation.holdings != .empty {
-      return ProgramFailure(kind: .holdings, message: "after finish() the store holds \(observation.holdings)")
+    if observation.bookkeeping != StoreBookkeeping() {
+      return ProgramFailure(kind: .bookkeeping, message: "after finish() the store holds \(observation.bookkeeping)")
     }
     return nil
   }

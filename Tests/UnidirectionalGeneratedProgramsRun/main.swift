@@ -40,4 +40,7 @@ func runGeneratedPrograms(_ arguments: [String]) async -> Int32 {
   return 1
 }
 
+// The programs run as they do in `swift test`: in the test context, where a TestStore tracks the shared values a
+// feature changes (outside it, `@Shared` changes are not tracked, and their attribution goes unchecked).
+setenv("UNIDIRECTIONAL_CONTEXT", "test", 1)
 exit(await runGeneratedPrograms(Array(CommandLine.arguments.dropFirst())))

@@ -2,20 +2,19 @@ import Testing
 
 @testable import UnidirectionalGeneratedPrograms
 
-/// Programs the generator found (shrunk) or that a finding names, each a bug the library has today: wrapped in
-/// `withKnownIssue` so that the test command stays green, and failing as "known issue was not recorded" once the
-/// bug is fixed — then drop the wrapper and the generator option that avoids the shape
+/// Programs the generator found (shrunk) or that a finding names: each was a bug of the library, and stays a test.
+/// A bug still open is wrapped in `withKnownIssue`, so that the test command stays green, and fails as "known issue
+/// was not recorded" once fixed — then drop the wrapper and the generator option that avoids its shape
 /// (``ProgramGenerator/Options``).
 ///
 /// Every child reducer has one rule that does nothing unless the program says otherwise.
 @Suite struct GeneratedProgramRegressionTests {
-  // MARK: A cancellable inside a concatenation (generator option: avoidsCancellableInsideConcatenation)
+  // MARK: A cancellable inside a concatenation (fixed by the interpreter of 277b943)
   //
-  // The asynchronous part of a concatenation runs in one task (RootCore+Effects.swift, `runToCompletion`): its
-  // `.cancellable` case registers the whole concatenation's record under the inner id, so cancelling that id cancels
-  // the whole concatenation (TCA runs the part in `withTaskCancellation(id:)` and cancels that part only), and the
-  // registration is never removed (`finish` removes only `record.cancelIDs`): memory kept per finished effect, and
-  // a later cancel of the id still reaches the concatenation.
+  // The asynchronous part of a concatenation ran in one task (`runToCompletion`): its `.cancellable` case registered
+  // the whole concatenation's record under the inner id, so cancelling that id cancelled the whole concatenation
+  // (TCA cancels that part only), and the registration was never removed (`finish` removed only `record.cancelIDs`):
+  // memory kept per finished effect, and a later cancel of the id still reached the concatenation.
 
   /// The candidate the issue names: cancelling B, a branch of a merge in the asynchronous part of a concatenation,
   /// cancels the other branch too.
@@ -37,9 +36,7 @@ import Testing
       ],
       childRules: Self.idleChildren,
       script: [.send(.step(0)), .advance(milliseconds: 10), .send(.step(1)), .advance(milliseconds: 20)])
-    await withKnownIssue("the whole concatenation is cancelled: step 3 is never delivered") {
-      await expectToMatchTheModel(program)
-    }
+    await expectToMatchTheModel(program)
   }
 
   /// Shrunk from seed 63: an effect that cancels its own part of a concatenation ends that part; the next part runs.
@@ -54,9 +51,7 @@ import Testing
       ],
       childRules: Self.idleChildren,
       script: [.send(.step(0))])
-    await withKnownIssue("the second run never begins") {
-      await expectToMatchTheModel(program)
-    }
+    await expectToMatchTheModel(program)
   }
 
   /// Shrunk from seed 101: inside a debounce (a concatenation after its delay), the branch cancelled by its sibling's
@@ -76,9 +71,7 @@ import Testing
         [Rule(effect: .none)], [Rule(effect: .none)], [Rule(effect: .none)],
       ],
       script: [.send(.child(.scoped, 1))])
-    await withKnownIssue("the sibling run is cancelled with the branch") {
-      await expectToMatchTheModel(program)
-    }
+    await expectToMatchTheModel(program)
   }
 
   /// An id whose part of a concatenation has finished no longer reaches the concatenation.
@@ -95,9 +88,7 @@ import Testing
       ],
       childRules: Self.idleChildren,
       script: [.send(.step(0)), .send(.step(1)), .advance(milliseconds: 10)])
-    await withKnownIssue("the stale id cancels the concatenation: step 2 is never delivered") {
-      await expectToMatchTheModel(program)
-    }
+    await expectToMatchTheModel(program)
   }
 
   /// Shrunk from seed 134: the same through a debounce and `Task.cancel(id:)` from a later effect.
@@ -117,9 +108,7 @@ import Testing
         [Rule(effect: .none)], [Rule(effect: .none)], [Rule(effect: .none)],
       ],
       script: [.send(.child(.scoped, 2))])
-    await withKnownIssue("the failing run is cancelled: its handler's action is never delivered") {
-      await expectToMatchTheModel(program)
-    }
+    await expectToMatchTheModel(program)
   }
 
   /// The issue's first memory shape, `.concatenate(.run {…}, .run {…}.cancellable(id: A))`: after `finish()` the
@@ -134,9 +123,7 @@ import Testing
       ],
       childRules: Self.idleChildren,
       script: [.send(.step(0))])
-    await withKnownIssue("the store holds one cancellation id") {
-      await expectToMatchTheModel(program)
-    }
+    await expectToMatchTheModel(program)
   }
 
   /// Shrunk from seed 13: a debounce whose effect is only a cancel-in-flight keeps that id.
@@ -145,9 +132,7 @@ import Testing
       rootRules: [Rule(effect: .debounce(id: 1, milliseconds: 0, .cancellable(id: 0, cancelInFlight: true, .none)))],
       childRules: Self.idleChildren,
       script: [.send(.step(0))])
-    await withKnownIssue("the store holds one cancellation id") {
-      await expectToMatchTheModel(program)
-    }
+    await expectToMatchTheModel(program)
   }
 
   // MARK: Shared changes (generator option: avoidsSharedWrites)

@@ -13,10 +13,10 @@ import Unidirectional
     var records = LiveLog.Records()
     records.attempts[5] = LiveLog.Attempt(run: run, began: 5)
     records.uncancellable = [run]
-    #expect(LiveStoreRun.verdict(records, holdings: .empty, checksLoss: true)?.kind == .lost)
-    #expect(LiveStoreRun.verdict(records, holdings: .empty, checksLoss: false) == nil)
+    #expect(LiveStoreRun.verdict(records, bookkeeping: StoreBookkeeping(), checksLoss: true)?.kind == .lost)
+    #expect(LiveStoreRun.verdict(records, bookkeeping: StoreBookkeeping(), checksLoss: false) == nil)
     records.deliveries[5] = 6
-    #expect(LiveStoreRun.verdict(records, holdings: .empty, checksLoss: true) == nil)
+    #expect(LiveStoreRun.verdict(records, bookkeeping: StoreBookkeeping(), checksLoss: true) == nil)
   }
 
   @Test func anActionReducedAfterTheCancellingCallReturnedBreaksTheCancel() {
@@ -25,9 +25,9 @@ import Unidirectional
     records.cancellations[run] = LiveLog.Cancellation(seq: 8, call: 7)
     records.returns[7] = 9
     records.deliveries[5] = 10
-    #expect(LiveStoreRun.verdict(records, holdings: .empty, checksLoss: true)?.kind == .afterCancel)
+    #expect(LiveStoreRun.verdict(records, bookkeeping: StoreBookkeeping(), checksLoss: true)?.kind == .afterCancel)
     records.deliveries[5] = 8
-    #expect(LiveStoreRun.verdict(records, holdings: .empty, checksLoss: true) == nil)
+    #expect(LiveStoreRun.verdict(records, bookkeeping: StoreBookkeeping(), checksLoss: true) == nil)
   }
 
   @Test func aSendBegunAfterTheTaskWasCancelledMustNotBeReduced() {
@@ -35,12 +35,12 @@ import Unidirectional
     records.attempts[9] = LiveLog.Attempt(run: run, began: 9)
     records.cancellations[run] = LiveLog.Cancellation(seq: 8, call: nil)
     records.deliveries[9] = 10
-    #expect(LiveStoreRun.verdict(records, holdings: .empty, checksLoss: true)?.kind == .afterCancel)
+    #expect(LiveStoreRun.verdict(records, bookkeeping: StoreBookkeeping(), checksLoss: true)?.kind == .afterCancel)
   }
 
   @Test func aStoreThatStillHoldsSomethingKeepsIt() {
-    var holdings = StoreHoldings()
-    holdings.cancellationIDs = 1
-    #expect(LiveStoreRun.verdict(LiveLog.Records(), holdings: holdings, checksLoss: true)?.kind == .holdings)
+    var bookkeeping = StoreBookkeeping()
+    bookkeeping.cancellationKeys = 1
+    #expect(LiveStoreRun.verdict(LiveLog.Records(), bookkeeping: bookkeeping, checksLoss: true)?.kind == .bookkeeping)
   }
 }
