@@ -180,7 +180,7 @@ package struct ProgramGenerator {
   }
 
   private mutating func freeID(_ context: Context) -> Int? {
-    let free = (0..<Self.ids).filter { !context.enclosingIDs.contains($0) }
+    let free = Array(0..<Self.ids)
     return free.isEmpty ? nil : pick(free)
   }
 

@@ -54,7 +54,8 @@ extension ReferenceModel {
   }
 
   private func spawn(keys: [ModelCancelKey], batch: ModelBatch, frames: [ModelFrame]) -> ModelTask {
-    let task = ModelTask(cause: batch.cause, keys: keys, frames: frames)
+    let task = ModelTask(serial: nextSerial, cause: batch.cause, keys: keys, frames: frames)
+    nextSerial += 1
     register(task, under: keys)
     if let cause = batch.cause { cause.children.append(task) } else { batch.started.append(task) }
     enqueue(task)
@@ -252,20 +253,33 @@ extension ReferenceModel {
     wakeCancelled()
   }
 
-  /// Makes the cancelled sleepers and waiters ready, in the order they suspended.
+  /// Makes the cancelled sleepers and waiters ready, in the order they started.
+  ///
+  /// The documentation fixes no order here, and the store's follows a hash table's: when two of them do more than end
+  /// (a concatenation waits for each, or a stream's reader goes on to cancel), what follows is open
+  /// (``wakeOrderIsOpen``).
   private func wakeCancelled() {
-    var woken: [(Int, ModelTask)] = []
+    var woken: [ModelTask] = []
     sleepers.removeAll { sleeper in
       guard sleeper.task.isCancelled else { return false }
-      woken.append((sleeper.sequence, sleeper.task))
+      woken.append(sleeper.task)
       return true
     }
     waiters.removeAll { waiter in
       guard waiter.1.isCancelled else { return false }
-      woken.append(waiter)
+      woken.append(waiter.1)
       return true
     }
-    for (_, task) in woken.sorted(by: { $0.0 < $1.0 }) { enqueue(task) }
+    if woken.count(where: hasConsequences) > 1 { wakeOrderIsOpen = true }
+    for task in woken.sorted(by: { $0.serial < $1.serial }) { enqueue(task) }
+  }
+
+  /// Whether a task woken by a cancellation does something once it ends: a concatenation not cancelled waits for
+  /// it, or it reads a stream and then cancels an id.
+  private func hasConsequences(_ task: ModelTask) -> Bool {
+    if task.waiters.contains(where: { !$0.isCancelled }) { return true }
+    guard case let .steps(run, next)? = task.frames.last else { return false }
+    return run.steps[next...].contains { if case .cancel = $0 { true } else { false } }
   }
 }
 
@@ -291,6 +305,8 @@ final class ModelBatch {
 
 /// A started effect: a task, the effect that fed back the action that started it, the ids it answers to.
 final class ModelTask {
+  /// The order it started in.
+  let serial: Int
   let cause: ModelTask?
   let keys: [ModelCancelKey]
   var frames: [ModelFrame]
@@ -302,7 +318,8 @@ final class ModelTask {
   /// Concatenations waiting for it to finish.
   var waiters: [ModelTask] = []
 
-  init(cause: ModelTask?, keys: [ModelCancelKey], frames: [ModelFrame]) {
+  init(serial: Int, cause: ModelTask?, keys: [ModelCancelKey], frames: [ModelFrame]) {
+    self.serial = serial
     self.cause = cause
     self.keys = keys
     self.frames = frames

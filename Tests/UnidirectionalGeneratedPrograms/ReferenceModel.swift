@@ -54,6 +54,10 @@ final class ReferenceModel {
   /// Tasks waiting to be cancelled (`Task.never()`, a stream), with the order they suspended in.
   var waiters: [(Int, ModelTask)] = []
   var nextSuspension = 0
+  var nextSerial = 0
+  /// Set when one cancellation woke two tasks whose ends lead somewhere: the order they wake in is not documented
+  /// (and the store's is a hash table's), so what follows is not fixed either.
+  var wakeOrderIsOpen = false
   var registry: [ModelCancelKey: [ModelTask]] = [:]
   /// The tasks each script step's `send` started: what cancelling its task reaches (with what they caused).
   var stepTasks: [Int: [ModelTask]] = [:]

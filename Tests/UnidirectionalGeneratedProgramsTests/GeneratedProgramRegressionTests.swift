@@ -135,6 +135,38 @@ import Testing
     await expectToMatchTheModel(program)
   }
 
+  // MARK: The order a cancellation wakes effects in (model: ReferenceModel.wakeOrderIsOpen)
+
+  /// Shrunk from seed 2421 (found on the new interpreter): one `cancelInFlight` cancels two sleeping effects, and a
+  /// concatenation waits for each; the order their ends reach the concatenations decides which of two later effects
+  /// the second one cancels. `cancelHeld` wakes the effects in the order of a `Set<UInt64>` of record ids, which
+  /// changes from run to run in one process (143 of 300 runs differed from the model): a TestStore test of such a
+  /// feature is flaky. Starting order (sorting the ids, and `children` in `cancelTrees`) would make it one order —
+  /// the model's — every run.
+  @Test func aCancellationWakesTheEffectsItCancelsInOneOrder() async {
+    let program = GeneratedProgram(
+      rootRules: [
+        Rule(effect: .run(RunSpec(steps: [.send(.step(3))]))),
+        Rule(effect: .none),
+        Rule(effect: .debounce(id: 1, milliseconds: 10, .merge([.send(.step(3)), .send(.step(3))]))),
+        Rule(
+          effect: .concatenate([
+            .cancellable(id: 2, cancelInFlight: false, .run(RunSpec(steps: [.sleep(milliseconds: 20)]))),
+            .cancellable(id: 2, cancelInFlight: true, .run(RunSpec(steps: []))),
+          ])),
+      ],
+      childRules: Self.idleChildren,
+      script: [.send(.step(0)), .send(.step(2))])
+    var seen: Set<String> = []
+    for _ in 0..<40 {
+      let observed = await TestStoreRun.observe(program, asserting: nil)
+      seen.insert("\(observed.delivered) \(observed.outcomes.sorted { $0.key < $1.key })")
+    }
+    withKnownIssue("the effects wake in a hash table's order", isIntermittent: true) {
+      #expect(seen.count == 1, "\(seen.count) different runs")
+    }
+  }
+
   // MARK: Shared changes (generator option: avoidsSharedWrites)
 
   /// Shrunk from seed 23 (issue 45, finding 3): a shared change made by an action received while `send` runs the
