@@ -69,6 +69,19 @@ let package = Package(
     .testTarget(
       name: "UnidirectionalTests", dependencies: ["Unidirectional", "UnidirectionalTesting"],
       swiftSettings: testSettings),
+    // Generated effect programs run against a reference model (a generator, the model, the runners, the shrinker):
+    // the fixed seeds and the regression tests in `UnidirectionalGeneratedProgramsTests`, any number of seeds in
+    // release mode with `Scripts/generated-programs` (`UnidirectionalGeneratedProgramsRun`). Not products.
+    .target(
+      name: "UnidirectionalGeneratedPrograms", dependencies: ["Unidirectional", "UnidirectionalTesting"],
+      path: "Tests/UnidirectionalGeneratedPrograms"),
+    .executableTarget(
+      name: "UnidirectionalGeneratedProgramsRun", dependencies: ["UnidirectionalGeneratedPrograms"],
+      path: "Tests/UnidirectionalGeneratedProgramsRun"),
+    .testTarget(
+      name: "UnidirectionalGeneratedProgramsTests",
+      dependencies: ["Unidirectional", "UnidirectionalTesting", "UnidirectionalGeneratedPrograms"],
+      swiftSettings: testSettings),
     .testTarget(
       name: "UnidirectionalActionLogTests",
       dependencies: ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalTesting"],
