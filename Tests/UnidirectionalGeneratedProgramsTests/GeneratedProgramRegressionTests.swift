@@ -140,9 +140,8 @@ import Testing
   /// Shrunk from seed 2421 (found on the new interpreter): one `cancelInFlight` cancels two sleeping effects, and a
   /// concatenation waits for each; the order their ends reach the concatenations decides which of two later effects
   /// the second one cancels. `cancelHeld` wakes the effects in the order of a `Set<UInt64>` of record ids, which
-  /// changes from run to run in one process (143 of 300 runs differed from the model): a TestStore test of such a
-  /// feature is flaky. Starting order (sorting the ids, and `children` in `cancelTrees`) would make it one order —
-  /// the model's — every run.
+  /// changed from run to run in one process (143 of 300 runs differed from the model): a TestStore test of such a
+  /// feature was flaky. The effects now wake in the order they started (the model's), every run.
   @Test func aCancellationWakesTheEffectsItCancelsInOneOrder() async {
     let program = GeneratedProgram(
       rootRules: [
@@ -162,12 +161,10 @@ import Testing
       let observed = await TestStoreRun.observe(program, asserting: nil)
       seen.insert("\(observed.delivered) \(observed.outcomes.sorted { $0.key < $1.key })")
     }
-    withKnownIssue("the effects wake in a hash table's order", isIntermittent: true) {
-      #expect(seen.count == 1, "\(seen.count) different runs")
-    }
+    #expect(seen.count == 1, "\(seen.count) different runs")
   }
 
-  // MARK: Shared changes (generator option: avoidsSharedWrites)
+  // MARK: Shared changes
 
   /// Shrunk from seed 23 (issue 45, finding 3): a shared change made by an action received while `send` runs the
   /// effects is asserted at that action's `receive` — the TestStore reports it at an earlier step.
@@ -182,9 +179,7 @@ import Testing
         [Rule(effect: .none)], [Rule(effect: .none)], [Rule(effect: .none)],
       ],
       script: [.send(.child(.scoped, 0))])
-    await withKnownIssue("the shared change is reported at an earlier step") {
-      await expectToMatchTheModel(program)
-    }
+    await expectToMatchTheModel(program)
   }
 
   /// Fails with the first difference between the store and the reference model.
