@@ -108,7 +108,9 @@ public struct Effect<Action: Sendable>: Sendable {
   /// The parts up to the first one that starts asynchronous work are taken at once, within the `send` (their
   /// `.send`s are reduced before it returns); the rest runs in one task of its own, where a `.run` part runs inside
   /// that task and any other part is started as an effect of its own. A `cancellable(id:)` part answers to its id
-  /// alone; cancelling the whole concatenation cancels every part.
+  /// alone; cancelling the whole concatenation cancels every part. A part never cancels the concatenation it is in:
+  /// a `cancel(id:)` or a `cancelInFlight` inside it that names the concatenation's own id cancels the others
+  /// running under that id, not the concatenation.
   ///
   /// ```swift
   /// return .concatenate(
