@@ -29,7 +29,7 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
   private var holds = 0
   private let background = DispatchQueue(label: "unidirectional.test-runtime")
   /// Each resumed with what ended its wait.
-  private var waiters: [UInt64: UnsafeContinuation<WaitEnd, Never>] = [:]
+  private var waiters: [UInt64: Waiter] = [:]
   private var nextWaiter: UInt64 = 0
   private var mainActorWaitsTimedOut = 0
   private var liveTasks = 0
@@ -64,8 +64,14 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
     let job = UnownedJob(job)
     let (woken, schedulesDrain) = lock.withLock {
       jobs.append(job)
-      defer { waiters.removeAll() }
-      return (waiters.values, scheduleBackgroundDrainIfNeeded())
+      // A wait not yet suspended sees the job itself when it suspends.
+      var woken: [UnsafeContinuation<WaitEnd, Never>] = []
+      for (token, waiter) in waiters {
+        guard case let .suspended(continuation) = waiter else { continue }
+        woken.append(continuation)
+        waiters[token] = nil
+      }
+      return (woken, scheduleBackgroundDrainIfNeeded())
     }
     for waiter in woken { waiter.resume(returning: .workArrived) }
     if schedulesDrain { background.async { [weak self] in self?.drainInBackground() } }
@@ -228,36 +234,62 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
     case timedOut
   }
 
+  /// A wait of the test, from the moment it is registered.
+  private enum Waiter {
+    /// Registered, not yet suspended.
+    case starting
+    /// Woken before it suspended: it does not suspend.
+    case woken(WaitEnd)
+    case suspended(UnsafeContinuation<WaitEnd, Never>)
+  }
+
   /// Suspends until a job is enqueued or a task that `wakers` starts calls `wakeWaiter` with the wait's token.
   ///
-  /// The wakers start only once the wait is registered: a waker that ran before its wait was registered would
-  /// find nothing to wake, and the wait would last until work happened to arrive (issue 45: a `send` stalled for
-  /// its whole one-second timer, then ran what it should have left suspended). They are cancelled when it ends.
+  /// The wait is registered before the wakers start: a waker that ran before its wait was registered found nothing
+  /// to wake, and the wait lasted until work happened to arrive (issue 45: a `send` stalled for its whole one-second
+  /// timer, then ran what it should have left suspended). A waker that runs before the wait suspends leaves its word
+  /// for it (``Waiter/woken(_:)``), so the wait is resumed by another thread only once it has suspended. The wakers
+  /// are cancelled when it ends.
   private func suspend(wakers: (_ token: UInt64) -> [Task<Void, Never>]) async -> WaitEnd {
     let token = lock.withLock {
       defer { nextWaiter += 1 }
+      waiters[nextWaiter] = .starting
       return nextWaiter
     }
-    var started: [Task<Void, Never>] = []
+    let started = wakers(token)
     let end = await withUnsafeContinuation { (continuation: UnsafeContinuation<WaitEnd, Never>) in
-      let resumeNow = lock.withLock {
-        if head < jobs.count { return true }
-        waiters[token] = continuation
-        return false
+      let now: WaitEnd? = lock.withLock {
+        if head < jobs.count {
+          waiters[token] = nil
+          return .workArrived
+        }
+        if case let .woken(end)? = waiters[token] {
+          waiters[token] = nil
+          return end
+        }
+        waiters[token] = .suspended(continuation)
+        return nil
       }
-      if resumeNow {
-        continuation.resume(returning: .workArrived)
-      } else {
-        started = wakers(token)
-      }
+      if let now { continuation.resume(returning: now) }
     }
     for waker in started { waker.cancel() }
     return end
   }
 
   private func wakeWaiter(_ token: UInt64, _ end: WaitEnd) {
-    let waiter = lock.withLock { waiters.removeValue(forKey: token) }
-    waiter?.resume(returning: end)
+    let continuation: UnsafeContinuation<WaitEnd, Never>? = lock.withLock {
+      switch waiters[token] {
+      case .starting:
+        waiters[token] = .woken(end)
+        return nil
+      case let .suspended(continuation):
+        waiters[token] = nil
+        return continuation
+      case .woken, nil:
+        return nil
+      }
+    }
+    continuation?.resume(returning: end)
   }
 
   /// Runs jobs until every tracked task is suspended on something only the test can resume (a ``TestClock``
