@@ -37,7 +37,7 @@ struct Search: Reducer {
     switch action {
     case let .queryChanged(query):
       state.query = query
-      return .run { send in send(.response(await withRacing { ["\(query)!"] })) }
+      return .run { send in send(.response(try await withRacing { ["\(query)!"] })) }
         .cancellable(id: CancelID.search, cancelInFlight: true)
     case let .response(results):
       state.results = results

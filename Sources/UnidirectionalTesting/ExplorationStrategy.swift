@@ -36,4 +36,14 @@ public struct ExplorationReport: Sendable, Equatable {
   public var failingSchedule: String?
   /// What failed in that schedule.
   public var failures: [String]
+  /// The failing schedule — or, replaying, the replayed one — choice by choice, in words: the test's step at each
+  /// choice point, what ran (an effect and the action that started it, the answer of a racing call and where it
+  /// was made), and at a deviation its `point:option` pair and what first in, first out would have run. Empty when
+  /// every schedule passed.
+  ///
+  /// ```text
+  /// #4 in skipReceivedActions() at SearchTests.swift:44: answered withRacing at SearchTests.swift:38 in effect 2
+  ///    of .queryChanged("ab") ← 4:1, instead of: answered withRacing at SearchTests.swift:38 in effect 1 of …
+  /// ```
+  public var choices: [String] = []
 }

@@ -99,9 +99,9 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
   ) {
     TestStoreDefaults.install()
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
-    let journal = Journal<State, Action>()
     // Under an interleaving explorer, the run chooses the order of the store's work and collects its failures.
     let runtime = ExploredRun.current.map { TestRuntime(chooser: $0) } ?? TestRuntime()
+    let journal = Journal<State, Action>(exploredRuntime: runtime.isExplored ? runtime : nil)
     let reporter = InterleavingExplorer.collector ?? reporter
     TestRuntimes.register(runtime)
     var dependencies = DependencyValues.current
