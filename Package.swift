@@ -69,7 +69,8 @@ let package = Package(
       dependencies: ["Unidirectional", "UnidirectionalActionLog", "UnidirectionalTesting"],
       swiftSettings: testSettings),
     .testTarget(
-      name: "UnidirectionalInspectorTests", dependencies: ["Unidirectional", "UnidirectionalInspector"],
+      name: "UnidirectionalInspectorTests",
+      dependencies: ["Unidirectional", "UnidirectionalInspector", "UnidirectionalTesting"],
       swiftSettings: testSettings),
     .testTarget(
       name: "UnidirectionalTestingTests", dependencies: ["Unidirectional", "UnidirectionalTesting"],

@@ -1,3 +1,4 @@
+import Foundation
 /// How ``exploreInterleavings(_:replaying:reporter:fileID:filePath:line:column:_:)`` picks the schedules it runs.
 ///
 /// ```swift
@@ -46,4 +47,8 @@ public struct ExplorationReport: Sendable, Equatable {
   ///    of .queryChanged("ab") ← 4:1, instead of: answered withRacing at SearchTests.swift:38 in effect 1 of …
   /// ```
   public var choices: [String] = []
+  /// The failing run saved as a store trace with the state after every action — an action log with its effect
+  /// timeline, which the inspector opens alone (`InspectorTraceModel`) — or nil when every schedule passed (or the
+  /// file could not be written; the failure says why). See the article "Exploring interleavings" for where it goes.
+  public var failingRunTrace: URL? = nil
 }

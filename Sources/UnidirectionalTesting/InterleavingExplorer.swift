@@ -68,11 +68,26 @@ nonisolated(nonsending) public func exploreInterleavings(
   var (report, failing) = await explorer.explore(strategy)
   if let failing {
     let (shrunk, failures) = await explorer.shrink(failing)
-    // Once more, to print it: the same run, every time.
-    let (run, _) = await explorer.run(.following(shrunk, strict: true))
     report.failingSchedule = shrunk.description
     report.failures = failures
-    report.choices = run.choiceDescriptions
+    // Once more, to print it and save it: the same run, every time.
+    let url = FailingRunTrace.url(
+      filePath: filePath, line: line, failure: ([shrunk.description] + failures).joined(separator: "\n"))
+    let saved = await FailingRunTrace.write(to: url) { tracer in
+      report.choices = await explorer.run(.following(shrunk, strict: true), tracer: tracer).0.choiceDescriptions
+    }
+    let trace: String
+    switch saved {
+    case let .success(url):
+      report.failingRunTrace = url
+      trace = """
+        The failing run, with the state after every action and its effects, as a trace: \(url.path)
+        Open it in the inspector (InspectorTraceModel; in this repository `swift run --package-path Demos demo \
+        inspect \(url.path)`) or in Perfetto (ui.perfetto.dev).
+        """
+    case let .failure(error):
+      trace = "The failing run could not be saved: \(error)."
+    }
     fail(
       """
       Exploring interleavings (\(strategy)): schedule \(report.schedulesRun) broke the scenario.
@@ -82,6 +97,8 @@ nonisolated(nonsending) public func exploreInterleavings(
       \(failures.joined(separator: "\n\n"))
 
       \(InterleavingExplorer.printed(report.choices))
+
+      \(trace)
       """)
   }
   return report
@@ -102,8 +119,10 @@ struct InterleavingExplorer {
   }
 
   /// Runs the scenario once with `policy`; returns the run and what failed in it.
-  nonisolated(nonsending) func run(_ policy: ExploredRun.Policy) async -> (ExploredRun, [String]) {
-    let run = ExploredRun(policy)
+  nonisolated(nonsending) func run(_ policy: ExploredRun.Policy, tracer: StoreTracer? = nil) async -> (
+    ExploredRun, [String]
+  ) {
+    let run = ExploredRun(policy, tracer: tracer)
     let failures = TestFailures()
     let issues = LockIsolated<[String]>([])
     await ExploredRun.$current.withValue(run) {

@@ -101,7 +101,9 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
     // Under an interleaving explorer, the run chooses the order of the store's work and collects its failures.
     let runtime = ExploredRun.current.map { TestRuntime(chooser: $0) } ?? TestRuntime()
-    let journal = Journal<State, Action>(exploredRuntime: runtime.isExplored ? runtime : nil)
+    // A failing explored run, run once more to be saved: its trace, states included.
+    let tracing = ExploredRun.current?.tracer?.instrument(for: R.self, recordingStates: true)
+    let journal = Journal<State, Action>(exploredRuntime: runtime.isExplored ? runtime : nil, tracing: tracing)
     let reporter = InterleavingExplorer.collector ?? reporter
     TestRuntimes.register(runtime)
     var dependencies = DependencyValues.current
@@ -149,6 +151,8 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     }
     store.cancelAllEffects()
     runtime.runUntilIdle()
+    // What went wrong with racing calls after the test's last step (an explored run's only).
+    for problem in runtime.takeProblems() { report(problem, at: location) }
   }
 
 }

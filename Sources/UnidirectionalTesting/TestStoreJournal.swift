@@ -37,8 +37,22 @@ final class Journal<State, Action: Sendable>: StoreInstrument, @unchecked Sendab
   /// The actions that may still start effects, by sequence number (explored runs only).
   private let recentActions = LockIsolated<[UInt64: Action]>([:])
 
-  init(exploredRuntime: TestRuntime?) {
+  /// A tracer's instrument the journal passes everything on to: the trace of a failing explored run.
+  private let tracing: (any StoreInstrument<State, Action>)?
+
+  init(exploredRuntime: TestRuntime?, tracing: (any StoreInstrument<State, Action>)? = nil) {
     self.exploredRuntime = exploredRuntime
+    self.tracing = tracing
+  }
+
+  var measuresTime: Bool { tracing?.measuresTime ?? false }
+
+  func storeDidStart(_ store: InstrumentedStore<State>) {
+    tracing?.storeDidStart(store)
+  }
+
+  func storeDidEnd() {
+    tracing?.storeDidEnd()
   }
   /// Checks run on the state after every reduced action (``TestStore/checkEveryState(_:)``).
   let invariants = LockIsolated<[Invariant<State, Action>]>([])
@@ -49,8 +63,9 @@ final class Journal<State, Action: Sendable>: StoreInstrument, @unchecked Sendab
 
   /// Called by the store for every reduced action. The first action sent after `takeSentState()` is the test's
   /// own; every other action (fed back by an effect, or sent re-entrantly) is received.
-  func didReduce(_ action: Action, _ reduction: Reduction, state: ReducedState<State>) {
-    let state = state.value
+  func didReduce(_ action: Action, _ reduction: Reduction, state reduced: ReducedState<State>) {
+    tracing?.didReduce(action, reduction, state: reduced)
+    let state = reduced.value
     if exploredRuntime != nil {
       // Effects start in the batch of the action that returned them: older actions are no longer needed.
       recentActions.withLock {
@@ -74,6 +89,7 @@ final class Journal<State, Action: Sendable>: StoreInstrument, @unchecked Sendab
 
   /// Names the task of an effect that starts, for an explored runtime's printed schedule.
   func effectDidChange(_ event: EffectEvent) {
+    tracing?.effectDidChange(event)
     guard let exploredRuntime, event.kind == .started else { return }
     let action = recentActions.withLock { $0[event.startedBy] }
     let effect = event.effect

@@ -57,7 +57,7 @@ extension TestRuntime {
     }
 
     /// Each option of a choice point in words.
-    func labels(of options: [ScheduleOption], ready: ArraySlice<UnownedJob>) -> [ScheduleLabel] {
+    func labels(of options: [ScheduleOption]) -> [ScheduleLabel] {
       var calls = waiting.makeIterator()
       return options.map { option in
         switch option {

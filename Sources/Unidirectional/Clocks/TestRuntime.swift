@@ -180,18 +180,17 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
       var options = defers ? [ScheduleOption.deferCompletions] : []
       options += jobs[head...].map { ScheduleOption.job(task: Self.identity(of: $0)) }
       if completes { options += exploration.waiting.map { .completion(call: $0.call) } }
-      let chosen: Int
-      if options.count == 1 {
-        chosen = 0
-        if case .completion = options[0] {
-          chooser.didComplete(
-            ChoicePoint(
-              options: options, labels: exploration.labels(of: options, ready: jobs[head...]), step: exploration.step))
+      var chosen = 0
+      let isCompletion: Bool
+      if case .completion = options[0] { isCompletion = true } else { isCompletion = false }
+      // A choice point, or a racing call completed without a choice: a printed schedule says where it answered.
+      if options.count > 1 || isCompletion {
+        let point = ChoicePoint(options: options, labels: exploration.labels(of: options), step: exploration.step)
+        if options.count > 1 {
+          chosen = min(max(chooser.choose(point), 0), options.count - 1)
+        } else {
+          chooser.didComplete(point)
         }
-      } else {
-        let point = ChoicePoint(
-          options: options, labels: exploration.labels(of: options, ready: jobs[head...]), step: exploration.step)
-        chosen = min(max(chooser.choose(point), 0), options.count - 1)
       }
       let choice = chosen - (defers ? 1 : 0)
       exploration.running = nil

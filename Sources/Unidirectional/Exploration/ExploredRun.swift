@@ -37,8 +37,13 @@ package final class ExploredRun: ScheduleChooser, @unchecked Sendable {
   /// The run the current task's test stores take their choices from, while an explorer runs a scenario.
   @TaskLocal package static var current: ExploredRun?
 
-  package init(_ policy: Policy) {
+  /// Where the run's test stores write what they do, states included (a failing run the explorer saves), if
+  /// anywhere.
+  package let tracer: StoreTracer?
+
+  package init(_ policy: Policy, tracer: StoreTracer? = nil) {
     self.policy = policy
+    self.tracer = tracer
     switch policy {
     case .following: generator = SplitMix64(seed: 0)
     case let .random(seed): generator = SplitMix64(seed: seed)
