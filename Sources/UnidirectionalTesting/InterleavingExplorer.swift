@@ -48,7 +48,7 @@ nonisolated(nonsending) public func exploreInterleavings(
       fail("\(error)")
       return ExplorationReport(schedulesRun: 0, isComplete: false, failingSchedule: nil, failures: ["\(error)"])
     }
-    let (run, failures) = await explorer.run(.following(parsed, strict: true))
+    let (run, failures) = await explorer.run(.following(parsed, strict: true), describingChoices: true)
     let problems = failures + (run.mismatch.map { ["the scenario did not replay the same way: \($0)"] } ?? [])
     let choices = run.choiceDescriptions
     if !problems.isEmpty {
@@ -74,7 +74,11 @@ nonisolated(nonsending) public func exploreInterleavings(
     let url = FailingRunTrace.url(
       filePath: filePath, line: line, failure: ([shrunk.description] + failures).joined(separator: "\n"))
     let saved = await FailingRunTrace.write(to: url) { tracer in
-      report.choices = await explorer.run(.following(shrunk, strict: true), tracer: tracer).0.choiceDescriptions
+      let (run, described) = await explorer.run(
+        .following(shrunk, strict: true), describingChoices: true, tracer: tracer)
+      report.choices = run.choiceDescriptions
+      // The same failures, with the words only a described run has (the effect that made a racing call).
+      if !described.isEmpty { report.failures = described }
     }
     let trace: String
     switch saved {
@@ -94,7 +98,7 @@ nonisolated(nonsending) public func exploreInterleavings(
       Shrunk to \(shrunk.count) choice\(shrunk.count == 1 ? "" : "s") that differ\(shrunk.count == 1 ? "s" : "") \
       from first in, first out: "\(shrunk)". Replay it with exploreInterleavings(replaying: "\(shrunk)") { … }.
 
-      \(failures.joined(separator: "\n\n"))
+      \(report.failures.joined(separator: "\n\n"))
 
       \(InterleavingExplorer.printed(report.choices))
 
@@ -119,10 +123,10 @@ struct InterleavingExplorer {
   }
 
   /// Runs the scenario once with `policy`; returns the run and what failed in it.
-  nonisolated(nonsending) func run(_ policy: ExploredRun.Policy, tracer: StoreTracer? = nil) async -> (
-    ExploredRun, [String]
-  ) {
-    let run = ExploredRun(policy, tracer: tracer)
+  nonisolated(nonsending) func run(
+    _ policy: ExploredRun.Policy, describingChoices: Bool = false, tracer: StoreTracer? = nil
+  ) async -> (ExploredRun, [String]) {
+    let run = ExploredRun(policy, describesChoices: describingChoices, tracer: tracer)
     let failures = TestFailures()
     let issues = LockIsolated<[String]>([])
     await ExploredRun.$current.withValue(run) {

@@ -6,15 +6,14 @@ extension TestStore {
   /// at FeatureTests.swift:12` in a printed schedule) and lets racing calls complete again; nothing otherwise.
   func beginExploredStep(_ name: @escaping @Sendable () -> String, at location: Location) {
     guard runtime.isExplored else { return }
-    runtime.beginStep(location.label(name))
+    runtime.beginStep(runtime.describesChoices ? location.label(name) : nil)
   }
 
   /// Ends the explored step begun at `location`, reporting there what went wrong with racing calls during it (a
   /// call that did not answer when completed, calls that answered without end).
   func endExploredStep(at location: Location) {
     guard runtime.isExplored else { return }
-    runtime.endStep()
-    for problem in runtime.takeProblems() { report(problem, at: location) }
+    for problem in runtime.endStep() { report(problem, at: location) }
   }
 }
 

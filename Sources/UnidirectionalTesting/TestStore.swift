@@ -103,7 +103,7 @@ public final class TestStore<State: Equatable, Action: Sendable>: @unchecked Sen
     let runtime = ExploredRun.current.map { TestRuntime(chooser: $0) } ?? TestRuntime()
     // A failing explored run, run once more to be saved: its trace, states included.
     let tracing = ExploredRun.current?.tracer?.instrument(for: R.self, recordingStates: true)
-    let journal = Journal<State, Action>(exploredRuntime: runtime.isExplored ? runtime : nil, tracing: tracing)
+    let journal = Journal<State, Action>(exploredRuntime: runtime.describesChoices ? runtime : nil, tracing: tracing)
     let reporter = InterleavingExplorer.collector ?? reporter
     TestRuntimes.register(runtime)
     var dependencies = DependencyValues.current

@@ -31,8 +31,8 @@ final class Journal<State, Action: Sendable>: StoreInstrument, @unchecked Sendab
   }
 
   private let storage = LockIsolated(Entries())
-  /// The store's runtime, when an interleaving explorer chooses its order: it is told which effect each new task
-  /// runs, so that a printed schedule names it.
+  /// The store's runtime, when an interleaving explorer chooses its order and prints it: it is told which effect
+  /// each new task runs, so that a printed schedule names it.
   let exploredRuntime: TestRuntime?
   /// The actions that may still start effects, by sequence number (explored runs only).
   private let recentActions = LockIsolated<[UInt64: Action]>([:])

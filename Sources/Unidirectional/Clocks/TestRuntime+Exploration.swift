@@ -35,7 +35,7 @@ extension TestRuntime {
     var step: ScheduleLabel?
     /// Racing calls completed since the test's last step began, in all and by site.
     var completions = 0
-    var completionsBySite: [String: Int] = [:]
+    var completionsBySite: [RacingSite.Place: (site: RacingSite, count: Int)] = [:]
     /// What a test store should report: calls that did not answer when completed, calls that answered without end.
     var problems: [String] = []
 
@@ -68,8 +68,8 @@ extension TestRuntime {
           guard let call = calls.next() else { return ScheduleLabel { "answered a racing call" } }
           return ScheduleLabel { "answered \(call.site.text)\(call.caller.map { " in \($0.text)" } ?? "")" }
         case .deferCompletions:
-          let sites = Set(waiting.map(\.site.text)).sorted()
-          return ScheduleLabel { "left waiting: \(sites.joined(separator: ", "))" }
+          let sites = waiting.map(\.site)
+          return ScheduleLabel { "left waiting: \(Set(sites.map(\.text)).sorted().joined(separator: ", "))" }
         }
       }
     }
@@ -78,13 +78,13 @@ extension TestRuntime {
     mutating func take(at index: Int) -> Waiting {
       let call = waiting.remove(at: index)
       completions += 1
-      completionsBySite[call.site.text, default: 0] += 1
+      completionsBySite[call.site.place, default: (call.site, 0)].count += 1
       if completions == Self.completionLimit {
-        let sites = completionsBySite.sorted { $0.value > $1.value }.prefix(3)
+        let sites = completionsBySite.values.sorted { $0.count > $1.count }.prefix(3)
         problems.append(
           """
           Racing calls answered \(completions) times\(step.map { " since \($0.text)" } ?? "") without end: \
-          \(sites.map { "\($0.key) (\($0.value) times)" }.joined(separator: ", ")). A double that always has an \
+          \(sites.map { "\($0.site.text) (\($0.count) times)" }.joined(separator: ", ")). A double that always has an \
           answer (a socket that always has a frame) keeps the store busy forever; the calls wait from now on. \
           Give the double an end (finish its RacingStream), or cancel the effect that calls it.
           """)
@@ -109,7 +109,7 @@ extension TestRuntime {
 
   /// A test store's operation begins (explored runtimes only): choice points from now on say they came up in it,
   /// and racing calls may complete another ``Exploration/completionLimit`` times.
-  package func beginStep(_ label: ScheduleLabel) {
+  package func beginStep(_ label: ScheduleLabel?) {
     lock.withLock {
       exploration.step = label
       exploration.completions = 0
@@ -117,10 +117,13 @@ extension TestRuntime {
     }
   }
 
-  /// The test store's operation has returned: choice points until the next say they came after it.
-  package func endStep() {
+  /// The test store's operation has returned: choice points until the next say they came after it. Returns what
+  /// went wrong with racing calls since the last ``takeProblems()``, for the store to report.
+  package func endStep() -> [String] {
     lock.withLock {
       if let step = exploration.step { exploration.step = ScheduleLabel { "after \(step.text)" } }
+      defer { exploration.problems = [] }
+      return exploration.problems
     }
   }
 
@@ -142,7 +145,8 @@ extension TestRuntime {
 
   /// The words for the task running now (an effect and the action that started it), if known.
   package var runningTaskLabel: ScheduleLabel? {
-    lock.withLock { exploration.running.flatMap { exploration.taskLabels[$0] } }
+    guard describesChoices else { return nil }
+    return lock.withLock { exploration.running.flatMap { exploration.taskLabels[$0] } }
   }
 
   // MARK: Racing calls
@@ -210,14 +214,43 @@ extension TestRuntime {
   }
 }
 
-/// Where a racing call was made, in words: `withRacing at Search.swift:38`, `element 2 of the RacingStream at
-/// SocketTests.swift:20`.
+/// Where a racing call was made: a `withRacing` call's file and line, or a `RacingStream`'s and the element's
+/// number. Described only when printed (`withRacing at Search.swift:38`, `element 2 of the RacingStream at
+/// SocketTests.swift:20`): an explored run makes one per call.
 ///
 /// ```swift
-/// let site = RacingSite("withRacing at \(fileID):\(line)")
+/// RacingSite(fileID: #fileID, line: #line).text   // "withRacing at SearchTests.swift:38"
 /// ```
 package struct RacingSite: Sendable {
-  package let text: String
+  /// Where: the same for every call made there (the file's static text and the line).
+  package struct Place: Hashable, Sendable {
+    let file: UInt
+    let line: UInt
+  }
 
-  package init(_ text: String) { self.text = text }
+  private let fileID: StaticString
+  private let line: UInt
+  /// The element's number, for a `RacingStream`'s delivery.
+  private let element: Int?
+
+  /// A `withRacing` call made at `fileID`:`line`.
+  package init(fileID: StaticString, line: UInt) {
+    (self.fileID, self.line, element) = (fileID, line, nil)
+  }
+
+  /// The delivery of element `element` (from 1) of the `RacingStream` made at `fileID`:`line`.
+  package init(element: Int, ofStreamAt fileID: StaticString, line: UInt) {
+    (self.fileID, self.line, self.element) = (fileID, line, element)
+  }
+
+  package var place: Place {
+    let file = fileID.hasPointerRepresentation ? UInt(bitPattern: fileID.utf8Start) : UInt(fileID.unicodeScalar.value)
+    return Place(file: file, line: element == nil ? line : line | 1 << 63)
+  }
+
+  package var text: String {
+    let place = ScheduleLabel.place(fileID, line)
+    guard let element else { return "withRacing at \(place)" }
+    return "element \(element) of the RacingStream at \(place)"
+  }
 }

@@ -42,23 +42,29 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
   /// A runtime with no jobs.
   public init() {
     chooser = nil
+    describesChoices = false
   }
 
   /// A runtime whose every choice `chooser` makes: one explored schedule. It never drains in the background, so
   /// only the test's calls run its jobs, and a schedule replays the same way every time.
   package init(chooser: any ScheduleChooser) {
     self.chooser = chooser
+    describesChoices = chooser.describesChoices
     holds = 1
   }
 
   /// Whether a chooser decides this runtime's order (racing calls wait for it only then).
   package var isExplored: Bool { chooser != nil }
 
+  /// Whether the chooser wants the choice points in words (a run that is printed): tasks, the test's steps and
+  /// racing calls are then labelled.
+  package let describesChoices: Bool
+
   public func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
     let (woken, schedulesDrain) = lock.withLock {
       jobs.append(job)
-      if chooser != nil { exploration.label(enqueued: Self.identity(of: job)) }
+      if describesChoices { exploration.label(enqueued: Self.identity(of: job)) }
       defer { waiters.removeAll() }
       return (waiters.values, scheduleBackgroundDrainIfNeeded())
     }
@@ -152,56 +158,79 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
     case complete(Exploration.Waiting)
   }
 
-  /// The oldest ready job; with a chooser and more than one option, the one it chooses.
+  /// The next step: a job to run or a racing call to complete, or nil when there is nothing (more) to do.
   private func nextStep(until isSatisfied: () -> Bool) -> Step? {
-    // Asked outside the lock (it reads the test store's journal or effects): only where racing calls are all that
-    // is left to do.
-    let asks = chooser != nil && lock.withLock { head >= jobs.count && !exploration.waiting.isEmpty }
-    let satisfied = !asks || isSatisfied()
-    return lock.withLock {
-      let ready = jobs.count - head
-      guard let chooser, ready > 1 || !exploration.waiting.isEmpty else {
-        guard ready > 0 else {
-          jobs.removeAll(keepingCapacity: true)
-          head = 0
-          if chooser != nil { exploration.running = nil }
-          return nil
-        }
-        defer { head += 1 }
-        if chooser != nil { exploration.running = Self.identity(of: jobs[head]) }
-        return .run(jobs[head])
+    // `isSatisfied` is asked outside the lock (it reads the test store's journal or effects), and only where racing
+    // calls are all that is left to do.
+    var satisfied: Bool?
+    while true {
+      switch nextStep(satisfied: satisfied) {
+      case let .step(step): return step
+      case .asks: satisfied = isSatisfied()
       }
-      // Ready jobs first in, first out, then the waiting racing calls in the order they were made. Where the test
-      // goes on without needing progress, leaving the calls waiting comes first: a racing answer arrives as late as
-      // the test allows unless the explorer makes it early. Calls that answered without end since the test's last
-      // step wait (``Exploration/isSpinning``).
-      let completes = !exploration.isSpinning
-      let defers = ready == 0 && (satisfied || !completes)
-      var options = defers ? [ScheduleOption.deferCompletions] : []
-      options += jobs[head...].map { ScheduleOption.job(task: Self.identity(of: $0)) }
-      if completes { options += exploration.waiting.map { .completion(call: $0.call) } }
-      var chosen = 0
-      let isCompletion: Bool
-      if case .completion = options[0] { isCompletion = true } else { isCompletion = false }
-      // A choice point, or a racing call completed without a choice: a printed schedule says where it answered.
-      if options.count > 1 || isCompletion {
-        let point = ChoicePoint(options: options, labels: exploration.labels(of: options), step: exploration.step)
-        if options.count > 1 {
-          chosen = min(max(chooser.choose(point), 0), options.count - 1)
-        } else {
-          chooser.didComplete(point)
-        }
-      }
-      let choice = chosen - (defers ? 1 : 0)
-      exploration.running = nil
-      if choice < 0 { return nil }
-      if choice < ready {
-        let job = jobs.remove(at: head + choice)
-        exploration.running = Self.identity(of: job)
-        return .run(job)
-      }
-      return .complete(exploration.take(at: choice - ready))
     }
+  }
+
+  private enum Next {
+    case step(Step?)
+    /// Only racing calls are left: whether the test has what it needs decides whether they may stay waiting.
+    case asks
+  }
+
+  private func nextStep(satisfied: Bool?) -> Next {
+    lock.withLock {
+      if chooser != nil, satisfied == nil, head >= jobs.count, !exploration.waiting.isEmpty { return .asks }
+      return .step(takeStep(satisfied: satisfied ?? true))
+    }
+  }
+
+  /// The oldest ready job; with a chooser and more than one option, the one it chooses. Call with the lock held.
+  private func takeStep(satisfied: Bool) -> Step? {
+    let ready = jobs.count - head
+    guard let chooser, ready > 1 || !exploration.waiting.isEmpty else {
+      guard ready > 0 else {
+        jobs.removeAll(keepingCapacity: true)
+        head = 0
+        if chooser != nil { exploration.running = nil }
+        return nil
+      }
+      defer { head += 1 }
+      if chooser != nil { exploration.running = Self.identity(of: jobs[head]) }
+      return .run(jobs[head])
+    }
+    // Ready jobs first in, first out, then the waiting racing calls in the order they were made. Where the test
+    // goes on without needing progress, leaving the calls waiting comes first: a racing answer arrives as late as
+    // the test allows unless the explorer makes it early. Calls that answered without end since the test's last
+    // step wait (``Exploration/isSpinning``).
+    let completes = !exploration.isSpinning
+    let defers = ready == 0 && (satisfied || !completes)
+    var options = defers ? [ScheduleOption.deferCompletions] : []
+    options += jobs[head...].map { ScheduleOption.job(task: Self.identity(of: $0)) }
+    if completes { options += exploration.waiting.map { .completion(call: $0.call) } }
+    var chosen = 0
+    let isCompletion: Bool
+    if case .completion = options[0] { isCompletion = true } else { isCompletion = false }
+    // A choice point, or a racing call completed without a choice: a printed schedule says where it answered.
+    if options.count > 1 || (isCompletion && describesChoices) {
+      let point =
+        describesChoices
+        ? ChoicePoint(options: options, labels: exploration.labels(of: options), step: exploration.step)
+        : ChoicePoint(options: options)
+      if options.count > 1 {
+        chosen = min(max(chooser.choose(point), 0), options.count - 1)
+      } else {
+        chooser.didComplete(point)
+      }
+    }
+    let choice = chosen - (defers ? 1 : 0)
+    exploration.running = nil
+    if choice < 0 { return nil }
+    if choice < ready {
+      let job = jobs.remove(at: head + choice)
+      exploration.running = Self.identity(of: job)
+      return .run(job)
+    }
+    return .complete(exploration.take(at: choice - ready))
   }
 
   /// Completes a racing call the chooser chose: resumes its caller and runs it at once — with whatever the answer
@@ -338,7 +367,7 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
     lock.withLock {
       liveTasks -= 1
       // Called by the task itself, from its last job: its address may be a new task's next.
-      if chooser != nil { exploration.forgetRunningTask() }
+      if describesChoices { exploration.forgetRunningTask() }
     }
   }
   func taskBlocked() { lock.withLock { blockedTasks += 1 } }

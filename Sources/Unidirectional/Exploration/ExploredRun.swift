@@ -40,9 +40,12 @@ package final class ExploredRun: ScheduleChooser, @unchecked Sendable {
   /// Where the run's test stores write what they do, states included (a failing run the explorer saves), if
   /// anywhere.
   package let tracer: StoreTracer?
+  /// Whether the run is printed (``choiceDescriptions``): a replay, or a failing run once found.
+  package let describesChoices: Bool
 
-  package init(_ policy: Policy, tracer: StoreTracer? = nil) {
+  package init(_ policy: Policy, describesChoices: Bool = false, tracer: StoreTracer? = nil) {
     self.policy = policy
+    self.describesChoices = describesChoices
     self.tracer = tracer
     switch policy {
     case .following: generator = SplitMix64(seed: 0)
@@ -86,7 +89,7 @@ package final class ExploredRun: ScheduleChooser, @unchecked Sendable {
         }
       }
       recorded.append((count, chosen))
-      described.append((index, point.labels, point.step))
+      if describesChoices { described.append((index, point.labels, point.step)) }
       return chosen
     }
   }
@@ -95,7 +98,7 @@ package final class ExploredRun: ScheduleChooser, @unchecked Sendable {
     lock.withLock { described.append((nil, point.labels, point.step)) }
   }
 
-  /// Each choice point in words, one a line: where the test was, what ran, and at a deviation (marked with its
+  /// Each choice point in words, one a line (a run that ``describesChoices``; otherwise its points only): where the test was, what ran, and at a deviation (marked with its
   /// `point:option` pair, as the schedule prints it) what first in, first out would have run; between them, marked
   /// `-`, the racing calls completed without a choice. A long run shows its deviations only.
   ///

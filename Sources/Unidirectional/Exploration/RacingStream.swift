@@ -42,11 +42,13 @@ public final class RacingStream<Element: Sendable>: AsyncSequence, Sendable {
   }
 
   private let state = LockIsolated(State())
-  private let site: String
+  /// Where it was made, which names it in a printed schedule.
+  private let fileID: StaticString
+  private let line: UInt
 
   /// A stream with no elements yet, named in a printed schedule by where it was made.
   public init(fileID: StaticString = #fileID, line: UInt = #line) {
-    site = "the RacingStream at \(ScheduleLabel.place(fileID, line))"
+    (self.fileID, self.line) = (fileID, line)
   }
 
   /// Adds `element`: the next iterator to ask gets it (under an explorer, when the explorer delivers it).
@@ -134,7 +136,7 @@ public final class RacingStream<Element: Sendable>: AsyncSequence, Sendable {
       let call = runtime.makeRacingCall()
       state.consumers[index].call = call
       state.delivered += 1
-      let site = RacingSite("element \(state.delivered) of \(site)")
+      let site = RacingSite(element: state.delivered, ofStreamAt: fileID, line: line)
       deliveries.append { [self] in
         runtime.park(call, at: site, caller: consumer.caller) { self.deliver(to: consumer.id, completed: $0) }
       }

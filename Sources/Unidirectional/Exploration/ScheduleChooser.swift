@@ -11,6 +11,9 @@
 /// }
 /// ```
 package protocol ScheduleChooser: AnyObject, Sendable {
+  /// Whether the runtime puts its choice points into words (``ChoicePoint/labels``, ``ChoicePoint/step``, the
+  /// racing calls completed without a choice): for a run that is printed; a search's other runs skip the cost.
+  var describesChoices: Bool { get }
   /// The option to take at `point`: an index into `point.options`.
   func choose(_ point: ChoicePoint) -> Int
   /// A racing call completed without a choice — the only thing to do, where the test needs it — for a printed
@@ -19,6 +22,7 @@ package protocol ScheduleChooser: AnyObject, Sendable {
 }
 
 extension ScheduleChooser {
+  package var describesChoices: Bool { false }
   package func didComplete(_ point: ChoicePoint) {}
 }
 

@@ -26,7 +26,7 @@ nonisolated(nonsending) public func withRacing<T>(
   try Task.checkCancellation()
   guard let runtime = TestRuntime.current, runtime.isExplored else { return try await operation() }
   let call = runtime.makeRacingCall()
-  guard await runtime.waitForTurn(of: call, at: RacingSite("withRacing at \(ScheduleLabel.place(fileID, line))")) else {
+  guard await runtime.waitForTurn(of: call, at: RacingSite(fileID: fileID, line: line)) else {
     throw CancellationError()
   }
   defer { runtime.racingCallAnswered(call) }
@@ -48,7 +48,7 @@ nonisolated(nonsending) public func withRacing<T>(
   _ operation: nonisolated(nonsending) () async throws -> T
 ) async rethrows -> T {
   guard let runtime = TestRuntime.current, runtime.isExplored else { return try await operation() }
-  let site = RacingSite("withRacing at \(ScheduleLabel.place(fileID, line))")
+  let site = RacingSite(fileID: fileID, line: line)
   let call = runtime.makeRacingCall()
   let ignoresCancellation = cancellation == .isIgnored
   let completed =
