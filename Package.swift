@@ -89,7 +89,8 @@ let package = Package(
       exclude: ["Emitted/checklist-session.jsonl"],
       swiftSettings: testSettings),
     .testTarget(
-      name: "UnidirectionalInspectorTests", dependencies: ["Unidirectional", "UnidirectionalInspector"],
+      name: "UnidirectionalInspectorTests",
+      dependencies: ["Unidirectional", "UnidirectionalInspector", "UnidirectionalTesting"],
       swiftSettings: testSettings),
     .testTarget(
       name: "UnidirectionalTestingTests", dependencies: ["Unidirectional", "UnidirectionalTesting"],

@@ -13,6 +13,13 @@ import UnidirectionalTesting
 //
 //   swift run -c release UnidirectionalExplorerBench [--json]
 //
+//   swift run -c release UnidirectionalExplorerBench --profile CASE [RUNS]
+//
+// `--profile` runs one case's exploration RUNS times (10 by default), or its scenario unexplored (`plain_*`), and
+// prints how many schedules ran: fixed work for `valgrind --tool=callgrind`, whose instruction counts do not move
+// with the machine's load as times do. CASE is search_exhaustive, search_random, search_pct, woken_exhaustive,
+// plain_search or plain_woken.
+//
 // An executable of its own, not a case of `unidirectional-bench`: the explorer is in UnidirectionalTesting, which
 // links XCTest and Swift Testing, and `unidirectional-bench` is a product that must not need either (nor load them
 // next to the cases whose instruction counts are compared). The upload feature's figures are the Demos package's
@@ -21,7 +28,7 @@ import UnidirectionalTesting
 let json = CommandLine.arguments.contains("--json")
 
 /// The small feature: a search whose answers race (the corpus' stale search response, fixed). Two queries, two
-/// racing answers, the results asserted: 1, 8, 19 and 24 schedules at bounds 0 to 3.
+/// racing answers, the results asserted: 1, 6, 9 and 9 schedules at bounds 0 to 3 (a cancelled search throws).
 struct Search: Reducer {
   struct State: Equatable {
     var query = ""
@@ -37,7 +44,7 @@ struct Search: Reducer {
     switch action {
     case let .queryChanged(query):
       state.query = query
-      return .run { send in send(.response(await withRacing { ["\(query)!"] })) }
+      return .run { send in send(.response(try await withRacing { ["\(query)!"] })) }
         .cancellable(id: CancelID.search, cancelInFlight: true)
     case let .response(results):
       state.results = results
@@ -143,8 +150,41 @@ func median(_ values: [Double]) -> Double {
 
 func format(_ value: Double) -> String { "\(Int(value.rounded()))" }
 
+/// `--profile CASE RUNS`: the fixed work callgrind counts. Returns false when CASE is not a case.
+@MainActor
+func profile(_ name: String, runs: Int) async -> Bool {
+  let explored: [String: (ExplorationStrategy, @MainActor () async -> Void)] = [
+    "search_exhaustive": (.exhaustive(maxDeviations: 3), { await typeTwoLetters() }),
+    "search_random": (.random(seed: 1, schedules: 100), { await typeTwoLetters() }),
+    "search_pct": (.pct(seed: 1, depth: 3, schedules: 100), { await typeTwoLetters() }),
+    "woken_exhaustive": (.exhaustive(maxDeviations: 3), { await wake(4) }),
+  ]
+  let plain: [String: @MainActor () async -> Void] = [
+    "plain_search": { await typeTwoLetters() }, "plain_woken": { await wake(4) },
+  ]
+  if let (strategy, scenario) = explored[name] {
+    var schedules = 0
+    for _ in 0..<runs { schedules += await exploreInterleavings(strategy) { await scenario() }.schedulesRun }
+    print("\(name): \(runs) explorations, \(schedules) schedules")
+    return true
+  }
+  guard let scenario = plain[name] else { return false }
+  for _ in 0..<runs { await scenario() }
+  print("\(name): \(runs) plain runs")
+  return true
+}
+
 @MainActor
 func main() async {
+  if let index = CommandLine.arguments.firstIndex(of: "--profile") {
+    let arguments = CommandLine.arguments.dropFirst(index + 1)
+    guard let name = arguments.first, await profile(name, runs: arguments.dropFirst().first.flatMap { Int($0) } ?? 10)
+    else {
+      print("usage: UnidirectionalExplorerBench [--json] | --profile CASE [RUNS] (see the file's header)")
+      exit(2)
+    }
+    return
+  }
   var lines: [String] = []
   if !json {
     lines += [

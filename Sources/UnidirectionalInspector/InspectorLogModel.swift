@@ -94,16 +94,9 @@ where R.State: Codable, R.Action: Decodable {
   }
 
   package func steps(from: Int, count: Int, filter: String?) -> InspectorStepPage {
-    // `from` and `count` come from the page's query: no sum of them may overflow (Int.max once killed the server).
-    let (from, count) = (max(0, from), max(0, count))
-    guard let filter else {
-      guard from < index.stepCount, count > 0 else { return InspectorStepPage(steps: [], total: index.stepCount) }
-      let last = from + min(count, index.stepCount - from)
-      return InspectorStepPage(steps: (from + 1...last).map { index.summary(of: $0) }, total: index.stepCount)
-    }
-    let matches = index.steps(matching: filter)
-    let window = matches.dropFirst(from).prefix(count)
-    return InspectorStepPage(steps: window.map { index.summary(of: Int($0)) }, total: matches.count)
+    .window(
+      from: from, count: count, total: index.stepCount, matches: filter.map { index.steps(matching: $0) },
+      summary: { index.summary(of: $0) })
   }
 
   package func step(_ number: Int) throws(InspectorError) -> InspectorStepDetail {

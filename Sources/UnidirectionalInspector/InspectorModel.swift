@@ -72,6 +72,24 @@ package struct InspectorStepPage: Encodable, Sendable, Equatable {
   package var total: Int
 }
 
+extension InspectorStepPage {
+  /// The rows from position `from`, at most `count`, among `total` steps numbered from 1 — or, with `matches`, among
+  /// the steps a filter kept — each made by `summary`. `from` and `count` come from the page's query: negative ones
+  /// count as 0, and no sum of them may overflow (Int.max once killed the server).
+  static func window<Step: BinaryInteger>(
+    from: Int, count: Int, total: Int, matches: [Step]?, summary: (Int) -> InspectorStepSummary
+  ) -> InspectorStepPage {
+    let (from, count) = (max(0, from), max(0, count))
+    guard let matches else {
+      guard from < total, count > 0 else { return InspectorStepPage(steps: [], total: total) }
+      let last = from + min(count, total - from)
+      return InspectorStepPage(steps: (from + 1...last).map(summary), total: total)
+    }
+    return InspectorStepPage(
+      steps: matches.dropFirst(from).prefix(count).map { summary(Int($0)) }, total: matches.count)
+  }
+}
+
 /// One step in full.
 package struct InspectorStepDetail: Encodable, Sendable, Equatable {
   /// The step number (0: the initial state).

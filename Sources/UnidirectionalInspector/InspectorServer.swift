@@ -40,6 +40,12 @@ public final class InspectorServer: Sendable {
     try self.init(serving: model, port: port)
   }
 
+  /// Starts listening on 127.0.0.1 (`port` 0: a free one) and serving the trace `model` (a store's run, opened
+  /// alone) on a thread of its own.
+  public convenience init(model: InspectorTraceModel, port: UInt16 = 0) throws(InspectorError) {
+    try self.init(serving: model, port: port)
+  }
+
   /// Starts listening on 127.0.0.1 (`port` 0: a free one) and serving the running store of `model` on a thread of
   /// its own.
   public convenience init(model: InspectorLive, port: UInt16 = 0) throws(InspectorError) {

@@ -39,14 +39,21 @@ package final class InspectorTrace: Sendable {
   package let lastStep: Int
   /// What the page should know: a trace cut short, other stores left out, effects without a step.
   package let notes: [String]
+  /// The shown store's actions, with their states when the trace has them: asked for by a trace opened alone.
+  package let steps: InspectorTraceSteps?
   private let index: InspectorEffectIndex
 
-  /// Reads the trace at `url`, showing the store named after `feature` when it has several.
-  package init(contentsOf url: URL, feature: String? = nil, limits: Limits = .standard) throws(InspectorTraceError) {
+  /// Reads the trace at `url`, showing the store named after `feature` when it has several; with `keepsSteps`, also
+  /// where that store's actions are (``steps``).
+  package init(
+    contentsOf url: URL, feature: String? = nil, limits: Limits = .standard, keepsSteps: Bool = false
+  ) throws(InspectorTraceError) {
     fileURL = url
     let data = try Self.read(url, limit: limits.bytes)
     let outcome = data.withUnsafeBytes { bytes in
-      Result { () throws(TraceEventReader.Failure) in try Self.tracks(in: bytes, limits: limits) }
+      Result { () throws(TraceEventReader.Failure) in
+        try Self.tracks(in: bytes, limits: limits, keepsSteps: keepsSteps)
+      }
     }
     let tracks: [UInt64: TraceStoreTrack]
     let truncated: Bool
@@ -66,8 +73,10 @@ package final class InspectorTrace: Sendable {
     guard let chosen else {
       notes.append("the trace has no store's actions or effects")
       (storeName, lastStep, self.notes, index) = ("", 0, notes, InspectorEffectIndex())
+      steps = keepsSteps ? InspectorTraceSteps(data: data, steps: []) : nil
       return
     }
+    steps = keepsSteps ? InspectorTraceSteps(data: data, steps: chosen.value.steps) : nil
     storeName = chosen.value.name ?? "store \(chosen.key)"
     if candidates.count > 1 {
       notes.append("the trace has \(candidates.count) stores: the timeline shows \(storeName)")
@@ -92,9 +101,9 @@ package final class InspectorTrace: Sendable {
   }
 
   /// Every store's events (by process id), and whether the file ended inside the event array.
-  private static func tracks(in bytes: UnsafeRawBufferPointer, limits: Limits) throws(TraceEventReader.Failure) -> (
-    [UInt64: TraceStoreTrack], Bool
-  ) {
+  private static func tracks(
+    in bytes: UnsafeRawBufferPointer, limits: Limits, keepsSteps: Bool
+  ) throws(TraceEventReader.Failure) -> ([UInt64: TraceStoreTrack], Bool) {
     var tracks: [UInt64: TraceStoreTrack] = [:]
     // The store being read, out of the dictionary while its events come one after another.
     var current: (process: UInt64, track: TraceStoreTrack)?
@@ -106,7 +115,7 @@ package final class InspectorTrace: Sendable {
         guard let process = event.process else { continue }
         if current?.process != process {
           if let current { tracks[current.process] = current.track }
-          current = (process, tracks.removeValue(forKey: process) ?? TraceStoreTrack())
+          current = (process, tracks.removeValue(forKey: process) ?? TraceStoreTrack(keepsSteps: keepsSteps))
         }
         let before = (current?.track.actionCount ?? 0, current?.track.effectCount ?? 0)
         current?.track.add(event)

@@ -11,7 +11,7 @@
 /// ```
 struct TraceEvent {
   /// A string in the file: from its opening quote to just after its closing one.
-  struct Text {
+  struct Text: Sendable {
     let start: Int
     let end: Int
     /// Whether it has backslash escapes (else its bytes are its UTF-8).
@@ -28,10 +28,13 @@ struct TraceEvent {
   /// `args.cancelled`, `args.unfinished`.
   var cancelled = false
   var unfinished = false
+  /// An action's `args.action`, `args.origin`, and, in a trace of a store's states, `args.state` and `args.diff`:
+  /// where they are, decoded only when asked for.
+  var action, origin, state, diff: Text?
 
-  /// The text of `string`: its first ``TraceEventReader/keptStringLimit`` bytes, escapes decoded.
-  func text(_ string: Text?) -> String? {
-    string.map { Self.decode($0, in: bytes) }
+  /// The text of `string`: its first `limit` bytes, escapes decoded.
+  func text(_ string: Text?, limit: Int = TraceEventReader.keptStringLimit) -> String? {
+    string.map { Self.decode($0, in: bytes, limit: limit) }
   }
 
   /// Whether `string` is `literal`.
@@ -50,8 +53,9 @@ struct TraceEvent {
   }
 
   /// The text of a string the reader has checked (its escapes are valid); a lone surrogate becomes U+FFFD.
-  static func decode(_ string: Text, in bytes: UnsafeRawBufferPointer) -> String {
-    let limit = TraceEventReader.keptStringLimit
+  static func decode(
+    _ string: Text, in bytes: UnsafeRawBufferPointer, limit: Int = TraceEventReader.keptStringLimit
+  ) -> String {
     let contentEnd = string.end - 1
     guard string.escaped else {
       let slice = bytes[(string.start + 1)..<min(contentEnd, string.start + 1 + limit)]

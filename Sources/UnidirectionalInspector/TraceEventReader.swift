@@ -166,6 +166,10 @@ struct TraceEventReader {
       case .count: event.count = TraceNumber.count(try reader.optionalNumber(depth: 3))
       case .cancelled: event.cancelled = try reader.isTrue(depth: 3)
       case .unfinished: event.unfinished = try reader.isTrue(depth: 3)
+      case .action: event.action = try reader.optionalText(depth: 3)
+      case .origin: event.origin = try reader.optionalText(depth: 3)
+      case .state: event.state = try reader.optionalText(depth: 3)
+      case .diff: event.diff = try reader.optionalText(depth: 3)
       case nil: try reader.skipValue(depth: 3)
       }
     }
@@ -182,12 +186,12 @@ struct TraceEventReader {
 
   /// The members of an event's `args` the inspector reads, in the order of ``names``.
   private enum ArgumentMember: Int {
-    case name, sequence, effect, startedBy, cancelled, unfinished, count
+    case name, sequence, effect, startedBy, cancelled, unfinished, count, action, origin, state, diff
     static let names: [StaticString] = {
       typealias Argument = TraceSchema.Argument
       return [
         Argument.name, Argument.sequence, Argument.effect, Argument.startedBy, Argument.cancelled, Argument.unfinished,
-        Argument.count,
+        Argument.count, Argument.action, Argument.origin, Argument.state, Argument.diff,
       ]
     }()
   }

@@ -34,8 +34,23 @@ struct TraceStoreTrack {
     var unfinished = false
   }
 
+  /// An action as the inspector shows a trace opened alone: where its texts are in the file.
+  struct Step: Sendable {
+    let sequence: UInt64
+    let time: Double
+    let name, origin, action, state, diff: TraceEvent.Text?
+  }
+
   /// The store's name (`process_name`).
   private(set) var name: String?
+  /// Whether ``steps`` are kept.
+  var keepsSteps = false
+  /// Every action, in the order written, when ``keepsSteps``.
+  private(set) var steps: [Step] = []
+
+  init(keepsSteps: Bool = false) {
+    self.keepsSteps = keepsSteps
+  }
   /// Actions, in the order written.
   private var actions: [Action] = []
   /// The effect that fed back each received action, by sequence.
@@ -60,6 +75,12 @@ struct TraceStoreTrack {
       if event.is(event.category, Category.action) {
         guard let sequence = event.sequence else { return }
         actions.append(Action(sequence: sequence, time: time))
+        if keepsSteps {
+          steps.append(
+            Step(
+              sequence: sequence, time: time, name: event.name, origin: event.origin, action: event.action,
+              state: event.state, diff: event.diff))
+        }
         lastSequence = max(lastSequence, sequence)
         if let cause = event.effect { causes[sequence] = cause }
       } else if event.is(event.category, Category.effect), let thread = event.effectThread {

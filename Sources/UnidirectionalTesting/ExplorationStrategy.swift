@@ -1,3 +1,4 @@
+import Foundation
 /// How ``exploreInterleavings(_:replaying:reporter:fileID:filePath:line:column:_:)`` picks the schedules it runs.
 ///
 /// ```swift
@@ -36,4 +37,18 @@ public struct ExplorationReport: Sendable, Equatable {
   public var failingSchedule: String?
   /// What failed in that schedule.
   public var failures: [String]
+  /// The failing schedule — or, replaying, the replayed one — choice by choice, in words: the test's step at each
+  /// choice point, what ran (an effect and the action that started it, the answer of a racing call and where it
+  /// was made), and at a deviation its `point:option` pair and what first in, first out would have run. Empty when
+  /// every schedule passed.
+  ///
+  /// ```text
+  /// #4 in skipReceivedActions() at SearchTests.swift:44: answered withRacing at SearchTests.swift:38 in effect 2
+  ///    of .queryChanged("ab") ← 4:1, instead of: answered withRacing at SearchTests.swift:38 in effect 1 of …
+  /// ```
+  public var choices: [String] = []
+  /// The failing run saved as a store trace with the state after every action — an action log with its effect
+  /// timeline, which the inspector opens alone (`InspectorTraceModel`) — or nil when every schedule passed (or the
+  /// file could not be written; the failure says why). See the article "Exploring interleavings" for where it goes.
+  public var failingRunTrace: URL? = nil
 }

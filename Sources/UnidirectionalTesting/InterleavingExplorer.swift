@@ -48,24 +48,61 @@ nonisolated(nonsending) public func exploreInterleavings(
       fail("\(error)")
       return ExplorationReport(schedulesRun: 0, isComplete: false, failingSchedule: nil, failures: ["\(error)"])
     }
-    let (run, failures) = await explorer.run(.following(parsed, strict: true))
+    let (run, failures) = await explorer.run(.following(parsed, strict: true), describingChoices: true)
     let problems = failures + (run.mismatch.map { ["the scenario did not replay the same way: \($0)"] } ?? [])
-    for problem in problems { fail("In the schedule \"\(schedule)\": \(problem)") }
+    let choices = run.choiceDescriptions
+    if !problems.isEmpty {
+      fail(
+        """
+        In the schedule "\(schedule)":
+
+        \(problems.joined(separator: "\n\n"))
+
+        \(InterleavingExplorer.printed(choices))
+        """)
+    }
     return ExplorationReport(
-      schedulesRun: 1, isComplete: true, failingSchedule: problems.isEmpty ? nil : schedule, failures: problems)
+      schedulesRun: 1, isComplete: true, failingSchedule: problems.isEmpty ? nil : schedule, failures: problems,
+      choices: choices)
   }
   var (report, failing) = await explorer.explore(strategy)
   if let failing {
     let (shrunk, failures) = await explorer.shrink(failing)
     report.failingSchedule = shrunk.description
     report.failures = failures
+    // Once more, to print it and save it: the same run, every time.
+    let url = FailingRunTrace.url(
+      filePath: filePath, line: line, failure: ([shrunk.description] + failures).joined(separator: "\n"))
+    let saved = await FailingRunTrace.write(to: url) { tracer in
+      let (run, described) = await explorer.run(
+        .following(shrunk, strict: true), describingChoices: true, tracer: tracer)
+      report.choices = run.choiceDescriptions
+      // The same failures, with the words only a described run has (the effect that made a racing call).
+      if !described.isEmpty { report.failures = described }
+    }
+    let trace: String
+    switch saved {
+    case let .success(url):
+      report.failingRunTrace = url
+      trace = """
+        The failing run, with the state after every action and its effects, as a trace: \(url.path)
+        Open it in the inspector (InspectorTraceModel; in this repository `swift run --package-path Demos demo \
+        inspect \(url.path)`) or in Perfetto (ui.perfetto.dev).
+        """
+    case let .failure(error):
+      trace = "The failing run could not be saved: \(error)."
+    }
     fail(
       """
       Exploring interleavings (\(strategy)): schedule \(report.schedulesRun) broke the scenario.
       Shrunk to \(shrunk.count) choice\(shrunk.count == 1 ? "" : "s") that differ\(shrunk.count == 1 ? "s" : "") \
       from first in, first out: "\(shrunk)". Replay it with exploreInterleavings(replaying: "\(shrunk)") { … }.
 
-      \(failures.joined(separator: "\n\n"))
+      \(report.failures.joined(separator: "\n\n"))
+
+      \(InterleavingExplorer.printed(report.choices))
+
+      \(trace)
       """)
   }
   return report
@@ -78,9 +115,18 @@ struct InterleavingExplorer {
 
   let scenario: nonisolated(nonsending) () async throws -> Void
 
+  /// A run's choices in words, under a heading, for a failure message.
+  static func printed(_ choices: [String]) -> String {
+    guard !choices.isEmpty else { return "The run met no choice point: it has one schedule." }
+    return "The schedule, choice by choice (#point, the test's step, what ran):\n"
+      + choices.map { "  " + $0 }.joined(separator: "\n")
+  }
+
   /// Runs the scenario once with `policy`; returns the run and what failed in it.
-  nonisolated(nonsending) func run(_ policy: ExploredRun.Policy) async -> (ExploredRun, [String]) {
-    let run = ExploredRun(policy)
+  nonisolated(nonsending) func run(
+    _ policy: ExploredRun.Policy, describingChoices: Bool = false, tracer: StoreTracer? = nil
+  ) async -> (ExploredRun, [String]) {
+    let run = ExploredRun(policy, describesChoices: describingChoices, tracer: tracer)
     let failures = TestFailures()
     let issues = LockIsolated<[String]>([])
     await ExploredRun.$current.withValue(run) {
@@ -160,12 +206,13 @@ struct InterleavingExplorer {
   ///
   /// Deviations are first removed one at a time while the run still fails. A schedule none of whose deviations can
   /// be removed may still not be the shortest — a depth-first or random search can reach a failure by a longer
-  /// road (2, 1, 0 woken in that order takes three deviations one way, two another) — so every schedule with
-  /// fewer deviations is then run, fewest first, within a budget of runs.
+  /// road (2, 1, 0 woken in that order takes three deviations one way, two another) — so every schedule with at
+  /// most as many deviations is then run, fewest first and depth first, within a budget of runs: the first that
+  /// fails is printed, the same whichever strategy found the failure.
   nonisolated(nonsending) func shrink(_ schedule: Schedule) async -> (Schedule, [String]) {
     let (removed, removedFailures) = await shrinkByRemoving(schedule)
     var budget = 200
-    for bound in 0..<removed.count {
+    for bound in 0...removed.count {
       let search = DepthFirstSchedules(maxDeviations: bound)
       var prefix: [Int]? = []
       while let next = prefix, budget > 0 {

@@ -5,14 +5,18 @@ extension TestStore {
   // MARK: Checks
 
   /// Runs effects until something may have changed (a job ran, or more than `knownReceived` actions are waiting to
-  /// be asserted), or returns why nothing will change.
+  /// be asserted), or returns why nothing will change. Racing calls complete until `isSatisfied`.
   nonisolated(nonsending) func waitForEffects(
-    until deadline: ContinuousClock.Instant, timeout: Duration, knownReceived: Int
+    until deadline: ContinuousClock.Instant, timeout: Duration, knownReceived: Int,
+    completingUntil isSatisfied: () -> Bool
   ) async -> String? {
-    if runtime.runUntilIdle() > 0 { return nil }
+    if runtime.runUntilIdle(completingRacingCallsUntil: isSatisfied) > 0 { return nil }
     if journal.received.count > knownReceived { return nil }
     let running = store.runningEffects.count
     if running == 0 { return "no effect is running." }
+    if runtime.isSpinning {
+      return "racing calls answered without end, and wait from now on (see the next failure)."
+    }
     if runtime.isQuiescent {
       return """
         \(running) effect\(running == 1 ? " is" : "s are") running, but all are suspended on a TestClock or \

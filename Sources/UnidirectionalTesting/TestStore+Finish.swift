@@ -22,17 +22,24 @@ extension TestStore {
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
     journal.location.set(location)
     runtime.hold()
+    beginExploredStep({ "finish()" }, at: location)
     defer {
+      endExploredStep(at: location)
       runtime.release()
       journal.location.set(nil)
     }
     didFinish = true
     let timeout = timeout ?? self.timeout
     let deadline = ContinuousClock.now.advanced(by: timeout)
+    // Every effect must end: every racing call completes, in the order the explorer chooses.
     for _ in 0..<Self.maximumWaits {
       runtime.runUntilIdle()
       if store.runningEffects.isEmpty { break }
-      if await waitForEffects(until: deadline, timeout: timeout, knownReceived: .max) != nil { break }
+      if await waitForEffects(until: deadline, timeout: timeout, knownReceived: .max, completingUntil: { false })
+        != nil
+      {
+        break
+      }
     }
     if exhaustivity == .on {
       checkNoUnassertedReceivedActions(at: location)
@@ -51,7 +58,13 @@ extension TestStore {
   ) async {
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
     runtime.hold()
-    defer { runtime.release() }
+    beginExploredStep({ "skipReceivedActions()" }, at: location)
+    defer {
+      endExploredStep(at: location)
+      runtime.release()
+    }
+    // What a plain test would have received by now: every racing call completes, in the order the explorer chooses
+    // (outside an exploration they answer at once).
     runtime.runUntilIdle()
     let pending = journal.received
     if pending.isEmpty {
@@ -73,7 +86,11 @@ extension TestStore {
   ) async {
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
     runtime.hold()
-    defer { runtime.release() }
+    beginExploredStep({ "skipInFlightEffects()" }, at: location)
+    defer {
+      endExploredStep(at: location)
+      runtime.release()
+    }
     runtime.runUntilIdle()
     let running = store.runningEffects
     if running.isEmpty {

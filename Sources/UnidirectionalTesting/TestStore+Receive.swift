@@ -107,22 +107,35 @@ extension TestStore {
   ) async {
     journal.location.set(location)
     runtime.hold()
+    beginExploredStep({ "receive(\(ScheduleLabel.brief(description: description)))" }, at: location)
     defer {
+      endExploredStep(at: location)
       runtime.release()
       journal.location.set(nil)
     }
     let timeout = timeout ?? self.timeout
     let deadline = ContinuousClock.now.advanced(by: timeout)
     var failure: String?
+    // Racing calls complete only until the action is there; the rest may stay waiting past this step.
+    let isExhaustive = exhaustivity == .on
+    // Received steps stay until this receive takes one: once found, found; steps checked are not checked again.
+    var (found, checked) = (false, 0)
+    func isReceived() -> Bool {
+      guard !found else { return true }
+      (found, checked) = withoutActuallyEscaping(matching) {
+        journal.hasReceived(matching: isExhaustive ? nil : $0, from: checked)
+      }
+      return found
+    }
     for attempt in 0...Self.maximumWaits {
-      runtime.runUntilIdle()
-      let pending = journal.received
-      if exhaustivity == .on ? !pending.isEmpty : pending.contains(where: { matching($0.action) }) { break }
+      runtime.runUntilIdle(completingRacingCallsUntil: isReceived)
+      if isReceived() { break }
       if attempt == Self.maximumWaits {
         failure = "effects kept running without sending it."
         break
       }
-      failure = await waitForEffects(until: deadline, timeout: timeout, knownReceived: pending.count)
+      failure = await waitForEffects(
+        until: deadline, timeout: timeout, knownReceived: journal.received.count, completingUntil: isReceived)
       if failure != nil { break }
     }
     var pending = journal.received

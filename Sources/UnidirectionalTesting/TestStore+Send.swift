@@ -21,7 +21,9 @@ extension TestStore {
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
     journal.location.set(location)
     runtime.hold()
+    beginExploredStep({ "send(\(ScheduleLabel.brief(action)))" }, at: location)
     defer {
+      endExploredStep(at: location)
       runtime.release()
       journal.location.set(nil)
     }
@@ -82,8 +84,13 @@ extension TestStore {
   ) {
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
     runtime.hold()
-    defer { runtime.release() }
-    runtime.runUntilIdle()
+    beginExploredStep({ "assert" }, at: location)
+    defer {
+      endExploredStep(at: location)
+      runtime.release()
+    }
+    // Asserting needs no effect to progress: racing calls may stay waiting.
+    _ = runtime.runUntilIdle(defersCompletions: true)
     withoutActuallyEscaping(updateStateToExpectedResult) { update in
       expect(
         state, afterApplying: update, for: "assert", at: location, stackIDsFrom: journal.stackElementIDs.value.peek(),

@@ -153,11 +153,14 @@ public final class TestStore<State, Action: Sendable>: @unchecked Sendable {
     location: Location
   ) {
     TestStoreDefaults.install()
-    let sharedChanges = SharedChangeTracker()
-    let journal = Journal<State, Action>(sharedChanges: sharedChanges)
     // Under an interleaving explorer, the run chooses the order of the store's work and collects its failures; in a
     // generated action sequence, the sequence's run collects them.
     let runtime = ExploredRun.current.map { TestRuntime(chooser: $0) } ?? TestRuntime()
+    // A failing explored run, run once more to be saved: its trace, states included.
+    let tracing = ExploredRun.current?.tracer?.instrument(for: R.self, recordingStates: true)
+    let sharedChanges = SharedChangeTracker()
+    let journal = Journal<State, Action>(
+      sharedChanges: sharedChanges, exploredRuntime: runtime.describesChoices ? runtime : nil, tracing: tracing)
     let reporter = InterleavingExplorer.collector ?? GeneratedSequenceFailures.collector ?? reporter
     TestRuntimes.register(runtime)
     var dependencies = DependencyValues.current
@@ -205,6 +208,8 @@ public final class TestStore<State, Action: Sendable>: @unchecked Sendable {
     }
     store.cancelAllEffects()
     runtime.runUntilIdle()
+    // What went wrong with racing calls after the test's last step (an explored run's only).
+    for problem in runtime.takeProblems() { report(problem, at: location) }
   }
 
 }

@@ -38,24 +38,55 @@ final class Journal<State, Action: Sendable>: StoreInstrument, @unchecked Sendab
   private let storage = LockIsolated(Entries())
   /// The store's record of shared changes: each reduction ends a step of it.
   let sharedChanges: SharedChangeTracker
+  /// The store's runtime, when an interleaving explorer chooses its order and prints it: it is told which effect
+  /// each new task runs, so that a printed schedule names it.
+  let exploredRuntime: TestRuntime?
+  /// The actions that may still start effects, by sequence number (explored runs only).
+  private let recentActions = LockIsolated<[UInt64: Action]>([:])
+
+  /// A tracer's instrument the journal passes everything on to: the trace of a failing explored run.
+  private let tracing: (any StoreInstrument<State, Action>)?
+
+  var measuresTime: Bool { tracing?.measuresTime ?? false }
+
+  func storeDidStart(_ store: InstrumentedStore<State>) {
+    tracing?.storeDidStart(store)
+  }
+
+  func storeDidEnd() {
+    tracing?.storeDidEnd()
+  }
   /// Checks run on the state after every reduced action (``TestStore/checkEveryState(_:)``).
-  let invariants = LockIsolated<[@Sendable (State, Action) -> Void]>([])
+  let invariants = LockIsolated<[Invariant<State, Action>]>([])
   /// Where the test is now, for runtime issues raised by effects.
   let location = CurrentLocation()
   /// The store's stack id generator (its `\.stackElementID`).
   let stackElementIDs = LockIsolated(StackElementIDGenerator.incrementing())
 
-  init(sharedChanges: SharedChangeTracker) {
+  init(
+    sharedChanges: SharedChangeTracker, exploredRuntime: TestRuntime?,
+    tracing: (any StoreInstrument<State, Action>)? = nil
+  ) {
     self.sharedChanges = sharedChanges
+    self.exploredRuntime = exploredRuntime
+    self.tracing = tracing
   }
 
   /// Called by the store for every reduced action. The first action sent after `takeSentState()` is the test's
   /// own; every other action (fed back by an effect, or sent re-entrantly) is received.
-  func didReduce(_ action: Action, _ reduction: Reduction, state: ReducedState<State>) {
-    let state = state.value
+  func didReduce(_ action: Action, _ reduction: Reduction, state reduced: ReducedState<State>) {
+    tracing?.didReduce(action, reduction, state: reduced)
+    let state = reduced.value
     // Before the invariants run: what they change in shared values is not this action's doing.
     let sharedStep = sharedChanges.recordStep()
-    for check in invariants.value { check(state, action) }
+    if exploredRuntime != nil {
+      // Effects start in the batch of the action that returned them: older actions are no longer needed.
+      recentActions.withLock {
+        $0[reduction.sequence] = action
+        $0[reduction.sequence &- 256] = nil
+      }
+    }
+    for invariant in invariants.value { invariant.check(state, action) }
     let stackIDsAfter = stackElementIDs.value.peek()
     storage.withLock { entries in
       let stackIDsBefore = entries.stackIDs ?? StackElementID(generation: 0)
@@ -69,6 +100,16 @@ final class Journal<State, Action: Sendable>: StoreInstrument, @unchecked Sendab
           Step(action: action, state: state, stackIDsBefore: stackIDsBefore, sharedStep: sharedStep))
       }
     }
+  }
+
+  /// Names the task of an effect that starts, for an explored runtime's printed schedule.
+  func effectDidChange(_ event: EffectEvent) {
+    tracing?.effectDidChange(event)
+    guard let exploredRuntime, event.kind == .started else { return }
+    let action = recentActions.withLock { $0[event.startedBy] }
+    let effect = event.effect
+    exploredRuntime.labelNextTask(
+      ScheduleLabel { "effect \(effect) of \(action.map(ScheduleLabel.brief) ?? "action #\(event.startedBy)")" })
   }
 
   /// Starts the record of stack ids from where the store's generator stands now (after the initial state).
@@ -92,6 +133,18 @@ final class Journal<State, Action: Sendable>: StoreInstrument, @unchecked Sendab
 
   /// The received steps not yet asserted, oldest first.
   var received: [Step<State, Action>] { storage.withLock { $0.received } }
+
+  /// Whether a received step not yet asserted, from the `checked`-th on, has an action matching `isMatching` (any
+  /// action, without one), checked in place; and how many steps there are. A `receive` asks after every racing
+  /// call it completes, each time about the steps that arrived since it last asked.
+  func hasReceived(matching isMatching: ((Action) -> Bool)?, from checked: Int) -> (Bool, count: Int) {
+    storage.withLock { entries in
+      let received = entries.received
+      guard let isMatching else { return (!received.isEmpty, received.count) }
+      let found = received[min(checked, received.count)...].contains { isMatching($0.action) }
+      return (found, received.count)
+    }
+  }
 
   /// Removes the `count` oldest received steps.
   func removeReceived(_ count: Int) {

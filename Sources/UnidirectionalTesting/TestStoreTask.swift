@@ -40,7 +40,8 @@ public struct TestStoreTask: Sendable {
 
   /// Whether the effects are still running.
   public var isRunning: Bool {
-    runtime.runUntilIdle()
+    // Asking needs no effect to progress: racing calls may stay waiting.
+    _ = runtime.runUntilIdle(defersCompletions: true)
     return task.isRunning
   }
 
@@ -53,7 +54,8 @@ public struct TestStoreTask: Sendable {
     runtime.hold()
     defer { runtime.release() }
     for _ in 0..<100_000 {
-      runtime.runUntilIdle()
+      // Racing calls complete until these effects are done; others may stay waiting.
+      runtime.runUntilIdle(completingRacingCallsUntil: { !task.isRunning })
       if !task.isRunning { return nil }
       if runtime.isQuiescent {
         return "its effects are suspended on a TestClock or waiting for each other. Advance the clock first."

@@ -28,7 +28,7 @@ func uploadThree() async {
     ImageUploadFeature()
   } withDependencies: {
     $0.clock = clock
-    $0.imageLoader.load = { images in await withRacing { images.map(UploadFixtures.loaded) } }
+    $0.imageLoader.load = { images in try await withRacing { images.map(UploadFixtures.loaded) } }
     $0.imageUploadClient = storage.client
   }
   store.exhaustivity = .off

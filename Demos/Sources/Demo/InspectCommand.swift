@@ -6,14 +6,17 @@ import UnidirectionalInspector
 /// state at any step as a tree, the diff each step made — until Ctrl-C. With `--changed-counter` the log is
 /// replayed through the changed counter (as `demo replay --changed-counter` does) and the page opens at the first
 /// divergence, the recorded state next to the replayed one. With the run's trace (`--trace FILE`, or the file
-/// beside the log named like it with `.trace.json`) the page shows the effect timeline too.
+/// beside the log named like it with `.trace.json`) the page shows the effect timeline too. A trace alone (a FILE
+/// named `….trace.json`, such as the failing run an interleaving exploration saves) opens as an action log with its
+/// effect timeline, its states as the trace recorded them.
 struct InspectCommand: DemoCommand {
   static let name = "inspect"
   static let summary =
-    "open an action log (from --record) in the browser: steps, state tree, diffs, effects (127.0.0.1)"
+    "open an action log (from --record) or a trace in the browser: steps, state tree, diffs, effects (127.0.0.1)"
   static let synopsis = "demo inspect FILE [--trace TRACE] [--changed-counter] [--port N]"
   static let usage = """
-    FILE                the action log to inspect (its header names the feature)
+    FILE                the action log to inspect (its header names the feature), or a trace (….trace.json: a
+                        failing explored run, or --trace's file) opened alone
     --trace TRACE       the run's trace (from --trace): shows the effect timeline along the steps
                         (default: FILE's name with .trace.json, e.g. scan.trace.json beside scan.jsonl, if it exists)
     --changed-counter   replay counter logs through a changed counter (ticks add 2): opens at the divergence
@@ -46,6 +49,7 @@ struct InspectCommand: DemoCommand {
     } catch {
       return usageFailure(error)
     }
+    if url.lastPathComponent.hasSuffix(".trace.json") { return await serveTrace(url, port: port) }
 
     let log: ReplayableFeature.InspectedLog
     let featureName: String
@@ -79,6 +83,30 @@ struct InspectCommand: DemoCommand {
       Data(
         """
         inspecting \(TerminalText.line(url.path)): feature \(featureName), \(log.stepCount) steps\(timeline ?? "")
+        inspector: \(server.url.absoluteString)
+        open it in a browser; Ctrl-C stops the server
+
+        """.utf8))
+    while true { try? await Task.sleep(for: .seconds(3_600)) }
+  }
+
+  /// Serves the trace at `url` alone until Ctrl-C.
+  private static func serveTrace(_ url: URL, port: UInt16) async -> Int32 {
+    let server: InspectorServer
+    let model: InspectorTraceModel
+    do {
+      model = try InspectorTraceModel(contentsOf: url)
+      server = try InspectorServer(model: model, port: port)
+    } catch {
+      fail("\(error)")
+      return 1
+    }
+    let states = model.hasStates ? " with their states" : ""
+    FileHandle.standardOutput.write(
+      Data(
+        """
+        inspecting the trace \(TerminalText.line(url.path)): \(model.stepCount) steps\(states), \
+        \(model.effectCount) effects
         inspector: \(server.url.absoluteString)
         open it in a browser; Ctrl-C stops the server
 

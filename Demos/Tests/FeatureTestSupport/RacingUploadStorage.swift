@@ -26,12 +26,13 @@ public final class RacingUploadStorage: Sendable {
   public static let limit = 2
 
   /// The presigned flow without HTTP: presign, then the PUTs. As the live engines do, a request is not started
-  /// once the task is cancelled, and one in flight ends with `CancellationError` when it is.
+  /// once the task is cancelled, and one in flight ends with `CancellationError` when it is — once the server has
+  /// done its part: each answer waits for the explorer even when cancelled (`ifCancelled: .isIgnored`).
   public func upload(
     _ items: [UploadItem], _ mediaType: MediaType, _ progress: @escaping ImageUploadClient.ProgressHandler
   ) async throws -> [MediaID] {
     try Task.checkCancellation()
-    let ids = await withRacing { items.map(UploadFixtures.mediaID) }
+    let ids = await withRacing(ifCancelled: .isIgnored) { items.map(UploadFixtures.mediaID) }
     try Task.checkCancellation()
     let reporter = UploadProgressReporter(sizes: items.map(\.byteCount), handler: progress)
     defer { reporter.close() }
@@ -40,7 +41,7 @@ public final class RacingUploadStorage: Sendable {
       self.putStarted()
       defer { self.putEnded() }
       reporter.update(index, sentBytes: items[index].byteCount / 2)
-      await withRacing {}
+      await withRacing(ifCancelled: .isIgnored) {}
       try Task.checkCancellation()
       reporter.complete(index)
     }

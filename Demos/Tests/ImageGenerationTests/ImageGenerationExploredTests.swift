@@ -19,10 +19,10 @@ struct ImageGenerationExploredTests {
     } withDependencies: {
       $0.uuid = .incrementing
       $0.imageGeneration = ImageGenerationClient { request in
-        await withRacing { [GeneratedImage(id: request.prompt, data: Data(request.prompt.utf8), format: .png)] }
+        try await withRacing { [GeneratedImage(id: request.prompt, data: Data(request.prompt.utf8), format: .png)] }
       }
       $0.generatedImageStorage = GeneratedImageStorage { _, url in
-        await withRacing { written.withLock { $0.append(url) } }
+        try await withRacing { written.withLock { $0.append(url) } }
       }
     }
     store.exhaustivity = .off

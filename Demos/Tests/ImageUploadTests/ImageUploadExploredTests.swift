@@ -23,8 +23,8 @@ struct ImageUploadExploredTests {
       ImageUploadFeature()
     } withDependencies: {
       $0.clock = clock
-      $0.photoMetadata.analyze = { url in await withRacing { Self.report(for: url) } }
-      $0.imageLoader.load = { images in await withRacing { images.map(UploadFixtures.loaded) } }
+      $0.photoMetadata.analyze = { url in try await withRacing { Self.report(for: url) } }
+      $0.imageLoader.load = { images in try await withRacing { images.map(UploadFixtures.loaded) } }
       $0.imageUploadClient = storage.client
     }
     store.exhaustivity = .off

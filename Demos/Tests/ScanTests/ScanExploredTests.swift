@@ -20,7 +20,7 @@ struct ScanExploredTests {
         self.requested.withLock { $0.append(request.outputURL) }
         // As the live client: cancellation stops it between steps.
         for step in 1...2 {
-          await withRacing {}
+          await withRacing(ifCancelled: .isIgnored) {}
           try Task.checkCancellation()
           progress(ModelReconstructionProgress(completedSteps: step, totalSteps: 2))
         }
@@ -31,7 +31,7 @@ struct ScanExploredTests {
     var upload: ImageUploadClient {
       ImageUploadClient { items, _, _ in
         try Task.checkCancellation()
-        await withRacing {}
+        await withRacing(ifCancelled: .isIgnored) {}
         try Task.checkCancellation()
         return items.map { MediaID("media-\($0.fileURL.lastPathComponent)") }
       }

@@ -32,7 +32,7 @@ struct TransferExploredTests {
         events(.resuming(offset: 50, attempt: 1))
         try await append(to: resource.url)
       } else {
-        let created = await withRacing {
+        let created = await withRacing(ifCancelled: .isIgnored) {
           state.withLock { state in
             state.created += 1
             let url = URL(fileURLWithPath: "/uploads/\(state.created)")
@@ -50,7 +50,7 @@ struct TransferExploredTests {
     }
 
     private func append(to url: URL) async throws {
-      let losesTheConnection = await withRacing {
+      let losesTheConnection = await withRacing(ifCancelled: .isIgnored) {
         let losesIt = failures.withLock { remaining in
           guard remaining > 0 else { return false }
           remaining -= 1
@@ -67,7 +67,7 @@ struct TransferExploredTests {
     }
 
     func delete(_ resource: ResumableUploadResource) async {
-      await withRacing { _ = state.withLock { $0.live.remove(resource.url) } }
+      await withRacing(ifCancelled: .isIgnored) { _ = state.withLock { $0.live.remove(resource.url) } }
     }
 
     /// Uploads created and neither completed nor deleted.

@@ -16,7 +16,7 @@
 /// runtime.runUntilIdle()   // `work()` has run up to its first suspension
 /// ```
 public final class TestRuntime: TaskExecutor, @unchecked Sendable {
-  private let lock = Lock()
+  let lock = Lock()
   /// Held by the thread that runs jobs, for the whole drain: jobs run one at a time, and a test that asks to run
   /// them waits for a background drain to finish.
   private let drainLock = Lock()
@@ -41,29 +41,35 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
   /// Chooses what runs next whenever more than one thing is ready (an interleaving explorer); nil: first in,
   /// first out.
   private let chooser: (any ScheduleChooser)?
-  /// Racing calls waiting for the chooser to complete them (only with a chooser), oldest first.
-  private var completions: [(call: UInt64, resume: @Sendable () -> Void)] = []
-  private var nextCall: UInt64 = 0
+  /// What an explored runtime keeps besides its jobs: racing calls waiting, labels, problems. Guarded by `lock`.
+  var exploration = Exploration()
 
   /// A runtime with no jobs.
   public init() {
     chooser = nil
+    describesChoices = false
   }
 
   /// A runtime whose every choice `chooser` makes: one explored schedule. It never drains in the background, so
   /// only the test's calls run its jobs, and a schedule replays the same way every time.
   package init(chooser: any ScheduleChooser) {
     self.chooser = chooser
+    describesChoices = chooser.describesChoices
     holds = 1
   }
 
   /// Whether a chooser decides this runtime's order (racing calls wait for it only then).
   package var isExplored: Bool { chooser != nil }
 
+  /// Whether the chooser wants the choice points in words (a run that is printed): tasks, the test's steps and
+  /// racing calls are then labelled.
+  package let describesChoices: Bool
+
   public func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
     let (woken, schedulesDrain) = lock.withLock {
       jobs.append(job)
+      if describesChoices { exploration.label(enqueued: Self.identity(of: job)) }
       // A wait not yet suspended sees the job itself when it suspends.
       var woken: [UnsafeContinuation<WaitEnd, Never>] = []
       for (token, waiter) in waiters {
@@ -105,22 +111,30 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
   /// A call made from inside one of this runtime's jobs returns 0 at once.
   @discardableResult
   public func runUntilIdle() -> Int {
-    drain(inBackground: false, defersCompletions: false)
+    drain(inBackground: false) { false }
   }
 
   /// ``runUntilIdle()`` at a point where the test goes on without needing effects to progress (after a `send`): an
   /// explorer may leave racing calls waiting here.
   package func runUntilIdle(defersCompletions: Bool) -> Int {
-    drain(inBackground: false, defersCompletions: defersCompletions)
+    drain(inBackground: false) { defersCompletions }
+  }
+
+  /// ``runUntilIdle()`` where the test needs some of the racing calls waiting (a `receive` its action): they
+  /// complete one at a time, in the order the explorer chooses, until `isSatisfied` says the test has what it needs;
+  /// from then on they may stay waiting.
+  @discardableResult
+  package func runUntilIdle(completingRacingCallsUntil isSatisfied: () -> Bool) -> Int {
+    drain(inBackground: false, until: isSatisfied)
   }
 
   /// Runs what became ready while the test was elsewhere, unless a test store operation holds the runtime.
   private func drainInBackground() {
     lock.withLock { isBackgroundDrainScheduled = false }
-    _ = drain(inBackground: true, defersCompletions: false)
+    _ = drain(inBackground: true) { false }
   }
 
-  private func drain(inBackground: Bool, defersCompletions: Bool) -> Int {
+  private func drain(inBackground: Bool, until isSatisfied: () -> Bool) -> Int {
     let thread = pthread_self()
     let isReentrant = lock.withLock { drainer.map { pthread_equal($0, thread) != 0 } ?? false }
     guard !isReentrant else { return 0 }
@@ -140,10 +154,10 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
       drainLock.unlock()
     }
     var count = 0
-    while let step = nextStep(defersCompletions: defersCompletions) {
+    while let step = nextStep(until: isSatisfied) {
       switch step {
       case let .run(job): job.runSynchronously(on: asUnownedTaskExecutor())
-      case let .complete(resume): resume()
+      case let .complete(call): complete(call)
       }
       count += 1
     }
@@ -152,44 +166,115 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
 
   private enum Step {
     case run(UnownedJob)
-    case complete(@Sendable () -> Void)
+    case complete(Exploration.Waiting)
   }
 
-  /// The oldest ready job; with a chooser and more than one option, the one it chooses.
-  private func nextStep(defersCompletions: Bool) -> Step? {
-    lock.withLock {
-      let ready = jobs.count - head
-      guard let chooser, ready + completions.count > 1 || (ready == 0 && !completions.isEmpty) else {
-        guard ready > 0 else {
-          jobs.removeAll(keepingCapacity: true)
-          head = 0
-          return nil
-        }
-        defer { head += 1 }
-        return .run(jobs[head])
+  /// The next step: a job to run or a racing call to complete, or nil when there is nothing (more) to do.
+  private func nextStep(until isSatisfied: () -> Bool) -> Step? {
+    // `isSatisfied` is asked outside the lock (it reads the test store's journal or effects), and only where racing
+    // calls are all that is left to do.
+    var satisfied: Bool?
+    while true {
+      switch nextStep(satisfied: satisfied) {
+      case let .step(step): return step
+      case .asks: satisfied = isSatisfied()
       }
-      // Ready jobs first in, first out, then the waiting racing calls in the order they were made. Where the test
-      // goes on without needing progress, leaving the calls waiting comes first: a racing answer arrives as late as
-      // the test allows unless the explorer makes it early.
-      let defers = ready == 0 && defersCompletions
-      var options = defers ? [ScheduleOption.deferCompletions] : []
-      options += jobs[head...].map { ScheduleOption.job(task: unsafeBitCast($0, to: UInt.self)) }
-      options += completions.map { .completion(call: $0.call) }
-      let chosen = options.count == 1 ? 0 : chooser.choose(ChoicePoint(options: options))
-      let choice = min(max(chosen, 0), options.count - 1) - (defers ? 1 : 0)
-      if choice < 0 { return nil }
-      if choice < ready { return .run(jobs.remove(at: head + choice)) }
-      return .complete(completions.remove(at: choice - ready).resume)
     }
   }
 
-  /// Parks a racing call until the chooser completes it (``RacingCalls``): `resume` resumes the caller.
-  package func addCompletion(_ resume: @escaping @Sendable () -> Void) {
+  private enum Next {
+    case step(Step?)
+    /// Only racing calls are left: whether the test has what it needs decides whether they may stay waiting.
+    case asks
+  }
+
+  private func nextStep(satisfied: Bool?) -> Next {
     lock.withLock {
-      completions.append((nextCall, resume))
-      nextCall += 1
+      if chooser != nil, satisfied == nil, head >= jobs.count, !exploration.waiting.isEmpty { return .asks }
+      return .step(takeStep(satisfied: satisfied ?? true))
     }
   }
+
+  /// The oldest ready job; with a chooser and more than one option, the one it chooses. Call with the lock held.
+  private func takeStep(satisfied: Bool) -> Step? {
+    let ready = jobs.count - head
+    guard let chooser, ready > 1 || !exploration.waiting.isEmpty else {
+      guard ready > 0 else {
+        jobs.removeAll(keepingCapacity: true)
+        head = 0
+        if chooser != nil { exploration.running = nil }
+        return nil
+      }
+      defer { head += 1 }
+      if chooser != nil { exploration.running = Self.identity(of: jobs[head]) }
+      return .run(jobs[head])
+    }
+    // Ready jobs first in, first out, then the waiting racing calls in the order they were made. Where the test
+    // goes on without needing progress, leaving the calls waiting comes first: a racing answer arrives as late as
+    // the test allows unless the explorer makes it early. Calls that answered without end since the test's last
+    // step wait (``Exploration/isSpinning``).
+    let completes = !exploration.isSpinning
+    let defers = ready == 0 && (satisfied || !completes)
+    var options = defers ? [ScheduleOption.deferCompletions] : []
+    options += jobs[head...].map { ScheduleOption.job(task: Self.identity(of: $0)) }
+    if completes { options += exploration.waiting.map { .completion(call: $0.call) } }
+    var chosen = 0
+    let isCompletion: Bool
+    if case .completion = options[0] { isCompletion = true } else { isCompletion = false }
+    // A choice point, or a racing call completed without a choice: a printed schedule says where it answered.
+    if options.count > 1 || (isCompletion && describesChoices) {
+      let point =
+        describesChoices
+        ? ChoicePoint(options: options, labels: exploration.labels(of: options), step: exploration.step)
+        : ChoicePoint(options: options)
+      if options.count > 1 {
+        chosen = min(max(chooser.choose(point), 0), options.count - 1)
+      } else {
+        chooser.didComplete(point)
+      }
+    }
+    let choice = chosen - (defers ? 1 : 0)
+    exploration.running = nil
+    if choice < 0 { return nil }
+    if choice < ready {
+      let job = jobs.remove(at: head + choice)
+      exploration.running = Self.identity(of: job)
+      return .run(job)
+    }
+    return .complete(exploration.take(at: choice - ready))
+  }
+
+  /// Completes a racing call the chooser chose: resumes its caller and runs it at once — with whatever the answer
+  /// makes ready, oldest first, without choices — until the caller has its answer. The answer, and what the caller
+  /// does with it up to its next suspension, happen at the explorer's moment, before any job that was ready.
+  ///
+  /// A caller still without its answer once nothing it made ready is left waits for something the explorer does
+  /// not order (a stream the test feeds, a clock, the main actor, real I/O): a problem the test store reports.
+  private func complete(_ call: Exploration.Waiting) {
+    let start = lock.withLock {
+      exploration.answering = call.call
+      return jobs.count
+    }
+    call.resume(true)
+    while let job = lock.withLock({ () -> UnownedJob? in
+      guard exploration.answering == call.call, jobs.count > start else { return nil }
+      let job = jobs.remove(at: start)
+      exploration.running = Self.identity(of: job)
+      return job
+    }) {
+      job.runSynchronously(on: asUnownedTaskExecutor())
+    }
+    lock.withLock {
+      exploration.running = nil
+      if exploration.answering == call.call {
+        exploration.answering = nil
+        exploration.reportUnanswered(call)
+      }
+    }
+  }
+
+  /// The identity of a job's task (the same every time the task is ready): its address.
+  static func identity(of job: UnownedJob) -> UInt { unsafeBitCast(job, to: UInt.self) }
 
   /// Whether no job is waiting to run.
   package var isIdle: Bool { lock.withLock { head >= jobs.count } }
@@ -352,6 +437,8 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
     lock.withLock {
       liveTasks -= 1
       if let task { wokenTasks.remove(task) }
+      // Called by the task itself, from its last job: its address may be a new task's next.
+      if describesChoices { exploration.forgetRunningTask() }
     }
   }
 

@@ -29,13 +29,24 @@ package final class ExploredRun: ScheduleChooser, @unchecked Sendable {
   private var priorities: [ScheduleOption: Int] = [:]
   private var changePoints: [Int] = []
   private var recorded: [(count: Int, chosen: Int)] = []
+  /// Each choice point's options and the test's step, in words (made only when printed), and between them the
+  /// racing calls completed without a choice (`point` nil).
+  private var described: [(point: Int?, labels: [ScheduleLabel], step: ScheduleLabel?)] = []
   private var mismatches: [String] = []
 
   /// The run the current task's test stores take their choices from, while an explorer runs a scenario.
   @TaskLocal package static var current: ExploredRun?
 
-  package init(_ policy: Policy) {
+  /// Where the run's test stores write what they do, states included (a failing run the explorer saves), if
+  /// anywhere.
+  package let tracer: StoreTracer?
+  /// Whether the run is printed (``choiceDescriptions``): a replay, or a failing run once found.
+  package let describesChoices: Bool
+
+  package init(_ policy: Policy, describesChoices: Bool = false, tracer: StoreTracer? = nil) {
     self.policy = policy
+    self.describesChoices = describesChoices
+    self.tracer = tracer
     switch policy {
     case .following: generator = SplitMix64(seed: 0)
     case let .random(seed): generator = SplitMix64(seed: seed)
@@ -78,9 +89,48 @@ package final class ExploredRun: ScheduleChooser, @unchecked Sendable {
         }
       }
       recorded.append((count, chosen))
+      if describesChoices { described.append((index, point.labels, point.step)) }
       return chosen
     }
   }
+
+  package func didComplete(_ point: ChoicePoint) {
+    lock.withLock { described.append((nil, point.labels, point.step)) }
+  }
+
+  /// Each choice point in words, one a line (a run that ``describesChoices``; otherwise its points only): where the test was, what ran, and at a deviation (marked with its
+  /// `point:option` pair, as the schedule prints it) what first in, first out would have run; between them, marked
+  /// `-`, the racing calls completed without a choice. A long run shows its deviations only.
+  ///
+  /// ```text
+  /// #4 in skipReceivedActions() at SearchTests.swift:44: answered withRacing at SearchTests.swift:38 in effect 2
+  ///    of .queryChanged("ab") ← 4:1, instead of: answered withRacing at SearchTests.swift:38 in effect 1 of …
+  /// -  in finish() at SearchTests.swift:45: answered withRacing at SearchTests.swift:38 in effect 1 of …
+  /// ```
+  package var choiceDescriptions: [String] {
+    let (chosen, described) = lock.withLock { (recorded.map(\.chosen), self.described) }
+    let showsAll = chosen.count <= Self.printedChoicesLimit
+    var lines: [String] = []
+    for (point, labels, step) in described {
+      let option = point.map { chosen[$0] } ?? 0
+      guard showsAll || option != 0 else { continue }
+      var line = point.map { "#\($0)" } ?? "- "
+      if let step { line += " in \(step.text)" }
+      line += ": " + (option < labels.count ? labels[option].text : "option \(option)")
+      if let point, option != 0 {
+        line += " ← \(point):\(option), instead of: " + (labels.first?.text ?? "option 0")
+      }
+      lines.append(line)
+    }
+    if !showsAll {
+      let others = chosen.count - lines.count
+      lines.append("(\(others) other choice point\(others == 1 ? "" : "s") took first in, first out)")
+    }
+    return lines
+  }
+
+  /// Past this many choice points, a printed run shows its deviations only.
+  static let printedChoicesLimit = 40
 
   /// The option whose task has the highest priority; a task seen for the first time gets a random one.
   private func highestPriority(among options: [ScheduleOption]) -> Int {

@@ -62,7 +62,34 @@ public final class StoreTracer: Sendable {
     let events: TraceEvents<R.Action> = newStoreEvents(for: reducer)
     let instrument = TraceInstrument<R.State, R.Action>(
       events: events,
-      appendAction: { action, reduction in events.append(.action(action, reduction)) },
+      appendAction: { action, reduction, _ in events.append(.action(action, reduction)) },
+      appendEffect: { event in events.append(.effect(event)) })
+    register(instrument)
+    return instrument
+  }
+
+  /// ``instrument(for:)`` that also records, on each action, the state after it (as `customDump` prints it) and
+  /// what the action changed (as the `TestStore` prints a diff): a trace the inspector opens alone, as an action log
+  /// with its effect timeline (`InspectorTraceModel`). Dumping every state under the store's lock costs as much as
+  /// printing every change does: for short runs — a test's, a failing explored schedule's — not for a live app.
+  ///
+  /// ```swift
+  /// Store(initialState: Counter.State(), instruments: [tracer.instrument(for: Counter.self, recordingStates: true)]) {
+  ///   Counter()
+  /// }
+  /// ```
+  @inlinable
+  public func instrument<R: Reducer>(for reducer: R.Type, recordingStates: Bool) -> any StoreInstrument<
+    R.State, R.Action
+  > {
+    guard recordingStates else { return instrument(for: reducer) }
+    let events: TraceEvents<R.Action> = newStoreEvents(for: reducer)
+    let states = TracedStates<R.State>()
+    let instrument = TraceInstrument<R.State, R.Action>(
+      events: events,
+      appendAction: { action, reduction, state in
+        events.append(.actionAndState(action, reduction, states.trace(state.value)))
+      },
       appendEffect: { event in events.append(.effect(event)) })
     register(instrument)
     return instrument
@@ -83,6 +110,8 @@ public final class StoreTracer: Sendable {
         switch item {
         case .start: format.start(name: name, into: &lines)
         case let .action(action, reduction): format.action(describe(action), reduction, into: &lines)
+        case let .actionAndState(action, reduction, state):
+          format.action(describe(action), reduction, state: state, into: &lines)
         case let .effect(event): format.effect(event, into: &lines)
         case let .finish(time): format.finishRunningEffects(at: time, into: &lines)
         }

@@ -36,7 +36,10 @@ struct TraceFormat {
     lines.append(metadata(TraceSchema.Metadata.threadSortIndex, tid: actions, sortIndex: actions))
   }
 
-  mutating func action(_ description: String, _ reduction: Reduction, into lines: inout [String]) {
+  /// An action's slice; with `state`, the state after it and what it changed (a store traced with its states).
+  mutating func action(
+    _ description: String, _ reduction: Reduction, state: TracedState? = nil, into lines: inout [String]
+  ) {
     let name = Self.shortName(description)
     actionNames[reduction.sequence] = name
     if actionNames.count > 20_000 {
@@ -50,6 +53,10 @@ struct TraceFormat {
       (Argument.action, .string(description)),
     ]
     if let effect = reduction.effect { arguments.append((Argument.effect, .number(String(effect)))) }
+    if let state {
+      arguments.append((Argument.state, .string(state.dump)))
+      if let diff = state.diff { arguments.append((Argument.diff, .string(diff))) }
+    }
     lines.append(
       event(
         name: name, category: TraceSchema.Category.action, phase: TraceSchema.Phase.complete,

@@ -6,12 +6,12 @@ final class TraceInstrument<State, Action: Sendable>: StoreInstrument, TracedSto
   private let events: TraceEvents<Action>
   /// Queue a reduced action and an effect event: made by the inlinable ``StoreTracer/instrument(for:)``, where
   /// `Action` is the app's own type, so queueing is specialized code (see ``TraceItem``).
-  private let appendAction: (Action, Reduction) -> Void
+  private let appendAction: (Action, Reduction, ReducedState<State>) -> Void
   private let appendEffect: (EffectEvent) -> Void
 
   @usableFromInline
   init(
-    events: TraceEvents<Action>, appendAction: @escaping (Action, Reduction) -> Void,
+    events: TraceEvents<Action>, appendAction: @escaping (Action, Reduction, ReducedState<State>) -> Void,
     appendEffect: @escaping (EffectEvent) -> Void
   ) {
     self.events = events
@@ -27,7 +27,7 @@ final class TraceInstrument<State, Action: Sendable>: StoreInstrument, TracedSto
 
   @usableFromInline
   func didReduce(_ action: Action, _ reduction: Reduction, state: ReducedState<State>) {
-    appendAction(action, reduction)
+    appendAction(action, reduction, state)
   }
 
   @usableFromInline
@@ -58,6 +58,32 @@ final class TraceInstrument<State, Action: Sendable>: StoreInstrument, TracedSto
 enum TraceItem<Action: Sendable> {
   case start
   case action(Action, Reduction)
+  /// An action of a store traced with its states, with the state after it.
+  case actionAndState(Action, Reduction, TracedState)
   case effect(EffectEvent)
   case finish(at: UInt64)
+}
+
+/// The state after an action, dumped as a store traced with its states records it: `customDump(state)`, and the
+/// diff from the state before (nil when the action changed nothing).
+@usableFromInline
+struct TracedState: Sendable {
+  let dump: String
+  let diff: String?
+}
+
+/// Dumps a traced store's states, one action after another, keeping the last to diff the next against. Called with
+/// the store's lock held (from the instrument), so one at a time.
+@usableFromInline
+final class TracedStates<State>: @unchecked Sendable {
+  private var previous: State?
+
+  @usableFromInline
+  init() {}
+
+  @usableFromInline
+  func trace(_ state: State) -> TracedState {
+    defer { previous = state }
+    return TracedState(dump: customDump(state), diff: previous.flatMap { diff($0, state) })
+  }
 }

@@ -97,6 +97,11 @@ package enum TraceSchema {
     package static let unfinished: StaticString = "unfinished"
     /// How many events a ``Name/droppedEvents`` instant stands for.
     package static let count: StaticString = "count"
+    /// The state after an action, as `customDump` prints it: on action slices of a store traced with its states
+    /// (``StoreTracer/instrument(for:recordingStates:)``).
+    package static let state: StaticString = "state"
+    /// What an action changed, as the `TestStore` prints a diff: beside ``state``, on the actions that changed it.
+    package static let diff: StaticString = "diff"
   }
 
   /// The thread of a store's actions (and of its tracer's instants); an effect's thread is its id, from 1.

@@ -20,7 +20,7 @@ import UnidirectionalTesting
       case let .add(item):
         return .run { [total = state.$total, isFixed] send in
           let before = total.wrappedValue
-          let price = await withRacing { item.count }
+          let price = try await withRacing { item.count }
           total.withLock { $0 = (isFixed ? $0 : before) + price }
           send(.priced(price))
         }

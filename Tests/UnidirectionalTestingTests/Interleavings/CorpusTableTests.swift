@@ -25,38 +25,38 @@ struct CorpusTableTests {
   nonisolated static let races: [Race] = [
     Race(
       name: "stale search response", scenario: { await StaleSearchResponseTests.typeTwoLetters(fixed: $0) },
-      exhaustive: 3, random: 59, pct: 14, schedule: "4:1", fixedSchedules: [1, 8, 19, 24]),
+      exhaustive: 2, random: 78, pct: 27, schedule: "4:1", fixedSchedules: [1, 6, 9, 9]),
     Race(
       name: "double-tap upload", scenario: { await DoubleTapUploadTests.tapTwice(fixed: $0) },
-      exhaustive: 1, random: 7, pct: 1, schedule: "", fixedSchedules: [1, 4, 6, 6]),
+      exhaustive: 1, random: 30, pct: 1, schedule: "", fixedSchedules: [1, 4, 6, 6]),
     Race(
       name: "lost @Shared update", scenario: { await LostSharedUpdateTests.addTwoItems(fixed: $0) },
-      exhaustive: 1, random: 7, pct: 1, schedule: "", fixedSchedules: [1, 8, 19, 24]),
+      exhaustive: 1, random: 30, pct: 1, schedule: "", fixedSchedules: [1, 7, 12, 12]),
     Race(
       name: "timer tick after stop",
       scenario: { await TimerTickAfterStopTests.stopAtTheSecondTheTimerTicks(fixed: $0) },
       exhaustive: 2, random: 1, pct: 3, schedule: "0:1", fixedSchedules: [1, 2, 2, 2]),
     Race(
       name: "debounce cancel vs its timer", scenario: { await DebouncedSearchAfterClearTests.typeThenClear(fixed: $0) },
-      exhaustive: 1, random: 3, pct: 1, schedule: "", fixedSchedules: [1, 4, 4, 4]),
+      exhaustive: 1, random: 3, pct: 1, schedule: "", fixedSchedules: [1, 3, 3, 3]),
     Race(
       name: "cancelInFlight vs a late answer",
       scenario: { await CancelInFlightLateWriteTests.typeTwoLetters(fixed: $0) },
-      exhaustive: 3, random: 59, pct: 14, schedule: "4:1", fixedSchedules: [1, 8, 19, 24]),
+      exhaustive: 2, random: 78, pct: 27, schedule: "4:1", fixedSchedules: [1, 7, 12, 12]),
     Race(
       name: "effect outliving its dismissal", scenario: { await EffectOutlivingDismissalTests.openAndClose(fixed: $0) },
-      exhaustive: 1, random: 1, pct: 1, schedule: "", fixedSchedules: [1, 4, 9, 16]),
+      exhaustive: 1, random: 1, pct: 1, schedule: "", fixedSchedules: [1, 3, 6, 10]),
     Race(
       name: "delegate action after dismissal",
       scenario: { await DelegateAfterDismissalTests.saveThenClose(fixed: $0) },
       exhaustive: 1, random: 3, pct: 1, schedule: "", fixedSchedules: [1, 4, 4, 4]),
     Race(
       name: "retry racing a cancel", scenario: { await RetryAfterCancelTests.loadThenCancel(fixed: $0) },
-      exhaustive: 1, random: 30, pct: 1, schedule: "", fixedSchedules: [1, 5, 11, 11]),
+      exhaustive: 1, random: 2, pct: 1, schedule: "", fixedSchedules: [1, 4, 8, 8]),
     Race(
       name: "response after its row was removed",
       scenario: { await ResponseAfterRowRemovedTests.deleteWhileLoading(fixed: $0) },
-      exhaustive: 1, random: 4, pct: 1, schedule: "", fixedSchedules: [1, 11, 45, 81]),
+      exhaustive: 1, random: 4, pct: 1, schedule: "", fixedSchedules: [1, 9, 27, 37]),
   ]
 
   @Test(arguments: races)

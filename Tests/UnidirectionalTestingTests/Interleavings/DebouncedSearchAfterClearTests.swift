@@ -19,7 +19,7 @@ struct DebouncedSearchAfterClearTests {
     }
     enum CancelID { case debounce, request }
     let clock: TestClock
-    let search: @Sendable (String) async -> [String]
+    let search: @Sendable (String) async throws -> [String]
     /// The fix: the request is part of the debounced effect, so the one id clearing cancels covers the timer and
     /// the request it started.
     let debouncesTheRequest: Bool
@@ -43,7 +43,7 @@ struct DebouncedSearchAfterClearTests {
     }
 
     private func request(_ query: String) -> Effect<Action> {
-      .run { [search] send in send(.response(await search(query))) }
+      .run { [search] send in send(.response(try await search(query))) }
     }
   }
 
@@ -51,7 +51,7 @@ struct DebouncedSearchAfterClearTests {
   static func typeThenClear(fixed: Bool) async {
     let clock = TestClock()
     let store = TestStore(initialState: Search.State()) {
-      Search(clock: clock, search: { query in await withRacing { ["\(query)!"] } }, debouncesTheRequest: fixed)
+      Search(clock: clock, search: { query in try await withRacing { ["\(query)!"] } }, debouncesTheRequest: fixed)
     }
     store.exhaustivity = .off
     await store.send(.queryChanged("a"))

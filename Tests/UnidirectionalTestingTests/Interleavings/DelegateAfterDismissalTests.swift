@@ -11,12 +11,13 @@ import UnidirectionalTesting
 /// in where the save runs.
 @MainActor
 struct DelegateAfterDismissalTests {
-  /// The items the server has stored.
+  /// The items the server has stored: an item is stored as its request arrives, and the answer comes back when the
+  /// explorer lets it (a request cancelled by then throws, as a real one does, but the item stays stored).
   final class Server: Sendable {
     private let stored = LockIsolated<[String]>([])
-    func save(_ title: String) async -> String {
-      await withRacing { stored.withLock { $0.append(title) } }
-      return title
+    func save(_ title: String) async throws -> String {
+      stored.withLock { $0.append(title) }
+      return try await withRacing { title }
     }
     var items: [String] { stored.value }
   }
@@ -41,7 +42,7 @@ struct DelegateAfterDismissalTests {
       case .saveTapped:
         let title = state.title
         if parentSaves { return .send(.delegate(.save(title))) }
-        return .run { [server] send in send(.delegate(.saved(await server.save(title)))) }
+        return .run { [server] send in send(.delegate(.saved(try await server.save(title)))) }
       case .delegate:
         return .none
       }
@@ -80,7 +81,7 @@ struct DelegateAfterDismissalTests {
           return .none
         case let .editor(.presented(.delegate(.save(title)))):
           state.editor = nil
-          return .run { [server] send in send(.saved(await server.save(title))) }
+          return .run { [server] send in send(.saved(try await server.save(title))) }
         case let .saved(title):
           state.items.append(title)
           return .none

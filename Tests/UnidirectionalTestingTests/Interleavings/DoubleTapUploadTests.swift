@@ -8,12 +8,12 @@ struct DoubleTapUploadTests {
   /// The uploads in flight, and the most that ever were at once.
   final class Server: Sendable {
     private let counts = LockIsolated((now: 0, most: 0))
-    func upload() async -> String {
+    func upload() async throws -> String {
       counts.withLock {
         $0.now += 1; $0.most = max($0.most, $0.now)
       }
       defer { counts.withLock { $0.now -= 1 } }
-      return await withRacing { "media-1" }
+      return try await withRacing { "media-1" }
     }
     var mostAtOnce: Int { counts.value.most }
   }
@@ -33,7 +33,7 @@ struct DoubleTapUploadTests {
       case .uploadTapped:
         if ignoresTapsWhileUploading && state.isUploading { return .none }
         state.isUploading = true
-        return .run { [server] send in send(.uploaded(await server.upload())) }
+        return .run { [server] send in send(.uploaded(try await server.upload())) }
       case let .uploaded(id):
         state.isUploading = false
         state.ids.append(id)

@@ -67,7 +67,7 @@ struct EffectOutlivingDismissalTests {
     let store = TestStore(initialState: Parent.State()) {
       Parent(
         fetchPart: { _ in
-          await withRacing {}
+          try await withRacing {}
           try Task.checkCancellation()
         },
         cancelsTheDownloadOnDismissal: fixed)
@@ -152,7 +152,7 @@ struct EffectOutlivingDismissalTests {
   @Test func theLibraryCancelsTheEffectsAPresentedChildStartsWhenItIsDismissed() async {
     let report = await exploreInterleavings(.exhaustive(maxDeviations: 3)) {
       let store = TestStore(initialState: Host.State()) {
-        Host(fetchPart: { _ in await withRacing {} })
+        Host(fetchPart: { _ in try await withRacing {} })
       }
       store.exhaustivity = .off
       await store.send(.downloadTapped)

@@ -11,7 +11,7 @@ struct LostSharedUpdateTests {
       @Shared var total: Int
     }
     enum Action: Equatable { case add(String) }
-    let price: @Sendable (String) async -> Int
+    let price: @Sendable (String) async throws -> Int
     /// The fix: read and write the total in one `withLock`, after the price is known.
     let addsUnderTheLock: Bool
 
@@ -21,11 +21,11 @@ struct LostSharedUpdateTests {
         let total = state.$total
         return .run { [price, addsUnderTheLock] _ in
           if addsUnderTheLock {
-            let price = await price(item)
+            let price = try await price(item)
             total.withLock { $0 += price }
           } else {
             let before = total.wrappedValue
-            let price = await price(item)
+            let price = try await price(item)
             total.withLock { $0 = before + price }
           }
         }
@@ -35,7 +35,7 @@ struct LostSharedUpdateTests {
 
   static func addTwoItems(fixed: Bool) async {
     let store = TestStore(initialState: Cart.State(total: Shared(value: 0))) {
-      Cart(price: { item in await withRacing { item.count } }, addsUnderTheLock: fixed)
+      Cart(price: { item in try await withRacing { item.count } }, addsUnderTheLock: fixed)
     }
     store.exhaustivity = .off
     await store.send(.add("tea"))

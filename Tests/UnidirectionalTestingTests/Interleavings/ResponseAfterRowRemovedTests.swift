@@ -16,12 +16,12 @@ struct ResponseAfterRowRemovedTests {
       var thumbnail: String?
     }
     enum Action: Equatable { case load, thumbnailLoaded(String) }
-    let thumbnail: @Sendable (String) async -> String
+    let thumbnail: @Sendable (String) async throws -> String
 
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
       switch action {
       case .load:
-        return .run { [id = state.id, thumbnail] send in send(.thumbnailLoaded(await thumbnail(id))) }
+        return .run { [id = state.id, thumbnail] send in send(.thumbnailLoaded(try await thumbnail(id))) }
       case let .thumbnailLoaded(thumbnail):
         state.thumbnail = thumbnail
         return .none
@@ -39,7 +39,7 @@ struct ResponseAfterRowRemovedTests {
       case row(id: String, action: Row.Action)
       static let rowCase = CasePath(Action.row) { if case let .row(id, action) = $0 { (id, action) } else { nil } }
     }
-    let thumbnail: @Sendable (String) async -> String
+    let thumbnail: @Sendable (String) async throws -> String
     /// The fix: each row loads its own thumbnail, so removing the row cancels the load.
     let rowsLoadThemselves: Bool
 
@@ -51,7 +51,7 @@ struct ResponseAfterRowRemovedTests {
             state.rows.ids.map { id in
               rowsLoadThemselves
                 ? .send(.row(id: id, action: .load))
-                : .run { [thumbnail] send in send(.row(id: id, action: .thumbnailLoaded(await thumbnail(id)))) }
+                : .run { [thumbnail] send in send(.row(id: id, action: .thumbnailLoaded(try await thumbnail(id)))) }
             })
         case let .deleteTapped(id):
           state.rows.remove(id: id)
@@ -68,7 +68,7 @@ struct ResponseAfterRowRemovedTests {
   static func deleteWhileLoading(fixed: Bool) async {
     let rows: IdentifiedArrayOf<Row.State> = [Row.State(id: "beach"), Row.State(id: "cat")]
     let store = TestStore(initialState: List.State(rows: rows)) {
-      List(thumbnail: { id in await withRacing { "\(id).png" } }, rowsLoadThemselves: fixed)
+      List(thumbnail: { id in try await withRacing { "\(id).png" } }, rowsLoadThemselves: fixed)
     }
     store.exhaustivity = .off
     await store.send(.onAppear)
@@ -108,7 +108,7 @@ struct ResponseAfterRowRemovedTests {
     let report = await exploreInterleavings(.exhaustive(maxDeviations: 3)) {
       let rows: IdentifiedArrayOf<Row.State> = [Row.State(id: "beach"), Row.State(id: "cat")]
       let store = TestStore(initialState: List.State(rows: rows)) {
-        List(thumbnail: { id in await withRacing { "\(id).png" } }, rowsLoadThemselves: true)
+        List(thumbnail: { id in try await withRacing { "\(id).png" } }, rowsLoadThemselves: true)
       }
       store.exhaustivity = .off
       let deleted = LockIsolated(false)

@@ -87,8 +87,8 @@ struct RetryAfterCancelTests {
     }
     await store.send(.loadTapped)
     await clock.advance(by: .seconds(1))
-    await store.send(.cancelTapped)
     server.userCancelled()
+    await store.send(.cancelTapped)
     await store.finish()
     #expect(server.requestsAfterCancel == 0, "a request went out after the user cancelled")
   }

@@ -15,7 +15,7 @@ struct StaleSearchResponseTests {
       case response([String])
     }
     enum CancelID { case search }
-    let search: @Sendable (String) async -> [String]
+    let search: @Sendable (String) async throws -> [String]
     /// The fix: a new query cancels the search in flight, so its answer is never reduced.
     let cancelsTheSearchInFlight: Bool
 
@@ -23,7 +23,7 @@ struct StaleSearchResponseTests {
       switch action {
       case let .queryChanged(query):
         state.query = query
-        let effect = Effect<Action>.run { [search] send in send(.response(await search(query))) }
+        let effect = Effect<Action>.run { [search] send in send(.response(try await search(query))) }
         return cancelsTheSearchInFlight ? effect.cancellable(id: CancelID.search, cancelInFlight: true) : effect
       case let .response(results):
         state.results = results
@@ -35,7 +35,7 @@ struct StaleSearchResponseTests {
   /// Types "a" then "ab"; the results must be the last query's, whatever order the answers arrive in.
   static func typeTwoLetters(fixed: Bool) async {
     let store = TestStore(initialState: Search.State()) {
-      Search(search: { query in await withRacing { ["\(query)!"] } }, cancelsTheSearchInFlight: fixed)
+      Search(search: { query in try await withRacing { ["\(query)!"] } }, cancelsTheSearchInFlight: fixed)
     }
     store.exhaustivity = .off
     await store.send(.queryChanged("a"))

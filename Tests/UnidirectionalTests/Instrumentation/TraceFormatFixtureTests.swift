@@ -43,6 +43,8 @@ final class TraceFormatFixtureTests: XCTestCase {
     XCTAssertTrue(arguments.contains { $0["effect"] != nil }, "an action fed back by an effect")
     XCTAssertTrue(arguments.contains { $0["cancelled"] as? Bool == true }, "a cancelled effect")
     XCTAssertTrue(arguments.contains { $0["unfinished"] as? Bool == true }, "an effect running at the close")
+    XCTAssertTrue(
+      arguments.contains { $0["state"] is String && $0["diff"] is String }, "an action traced with its state")
   }
 
   /// Two stores, their events interleaved as two tracer queues write them: the uploads store starts two effects, one
@@ -77,7 +79,12 @@ final class TraceFormatFixtureTests: XCTestCase {
     timer.start(name: "Timer", into: &lines)
     timer.action("Timer.Action.tick", reduction(1, .sent, at: 250), into: &lines)
     timer.effect(effect(.started, 1, startedBy: 1, at: 251), into: &lines)
-    uploads.action(#"Uploads.Action.rename("a \"quoted\" name\n")"#, reduction(3, .sent, at: 300), into: &lines)
+    // Traced with its state (as the interleaving explorer saves a failing run): the state after it and its diff.
+    uploads.action(
+      #"Uploads.Action.rename("a \"quoted\" name\n")"#, reduction(3, .sent, at: 300),
+      state: TracedState(
+        dump: #"Uploads.State(name: "a \"quoted\" name\n")"#,
+        diff: "  Uploads.State(\n-   name: \"\"\n+   name: \"a \\\"quoted\\\" name\\n\"\n  )"), into: &lines)
     uploads.action("Uploads.Action.cancel", reduction(4, .sent, at: 400), into: &lines)
     uploads.effect(effect(.cancelled, 2, startedBy: 1, at: 401), into: &lines)
     uploads.effect(effect(.finished, 2, startedBy: 1, at: 420), into: &lines)
