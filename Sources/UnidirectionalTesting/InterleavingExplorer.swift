@@ -123,18 +123,25 @@ struct InterleavingExplorer {
   }
 
   /// Runs the scenario once with `policy`; returns the run and what failed in it.
-  nonisolated(nonsending) func run(
-    _ policy: ExploredRun.Policy, describingChoices: Bool = false, tracer: StoreTracer? = nil
+  ///
+  /// The closures below capture `isolation`, the caller's actor, so the scenario runs on it: a test's closures that
+  /// read main-actor state (any test of an Xcode 26 target) are called where they were written.
+  func run(
+    _ policy: ExploredRun.Policy, describingChoices: Bool = false, tracer: StoreTracer? = nil,
+    isolation: isolated (any Actor)? = #isolation
   ) async -> (ExploredRun, [String]) {
     let run = ExploredRun(policy, describesChoices: describingChoices, tracer: tracer)
     let failures = TestFailures()
     let issues = LockIsolated<[String]>([])
-    await ExploredRun.$current.withValue(run) {
-      await Self.$collector.withValue(failures.reporter) {
+    await ExploredRun.$current.withValue(run, operation: {
+      _ = isolation
+      await Self.$collector.withValue(failures.reporter, operation: {
+        _ = isolation
         if Test.current != nil {
           // Every issue of the run (an #expect, a thrown error) is known: collected here, reported once after.
           do {
-            try await withKnownIssue(isIntermittent: true) {
+            try await withKnownIssue(isIntermittent: true, isolation: isolation) {
+              _ = isolation
               try await scenario()
             } matching: { issue in
               issues.withLock { $0.append("\(issue)") }
@@ -150,8 +157,8 @@ struct InterleavingExplorer {
             issues.withLock { $0.append("The scenario threw \(error)") }
           }
         }
-      }
-    }
+      }, isolation: isolation)
+    }, isolation: isolation)
     return (run, failures.messages + issues.value)
   }
 

@@ -40,6 +40,26 @@ struct GeneratedSequencesTests {
     #expect(tally.checks > 100)
   }
 
+  @Test func sequencesUnderInterleavingsCallTheTestsClosuresOnItsActor() async {
+    // Crashed before: the explorer ran the scenario's closures off the test's actor, and the check — main-actor
+    // state of the test in this target — failed the runtime's isolation check.
+    let tally = Tally()
+    let report = await exploreActions(
+      .random(seed: 3, sequences: 10, length: 4), generating: todoActions, interleavings: .exhaustive(maxDeviations: 1)
+    ) {
+      TestStore(initialState: Todos.State()) {
+        Todos()
+      } withDependencies: {
+        $0.uuid = .incrementing
+      }
+    } check: { state, _ in
+      tally.checks += 1
+      if let editing = state.editing { #expect(state.todos[id: editing.id] != nil) }
+    }
+    #expect(report.failingSequence == nil)
+    #expect(tally.checks > 10)
+  }
+
   @Test func aSeededBugIsFoundAndShrunk() async {
     // "Adding clears the list once it has two rows": found, and shrunk to the three adds that show it.
     let report = await exploreActions(
