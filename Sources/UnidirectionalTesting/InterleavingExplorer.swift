@@ -133,32 +133,36 @@ struct InterleavingExplorer {
     let run = ExploredRun(policy, describesChoices: describingChoices, tracer: tracer)
     let failures = TestFailures()
     let issues = LockIsolated<[String]>([])
-    await ExploredRun.$current.withValue(run, operation: {
-      _ = isolation
-      await Self.$collector.withValue(failures.reporter, operation: {
+    await ExploredRun.$current.withValue(
+      run,
+      operation: {
         _ = isolation
-        if Test.current != nil {
-          // Every issue of the run (an #expect, a thrown error) is known: collected here, reported once after.
-          do {
-            try await withKnownIssue(isIntermittent: true, isolation: isolation) {
-              _ = isolation
-              try await scenario()
-            } matching: { issue in
-              issues.withLock { $0.append("\(issue)") }
-              return true
+        await Self.$collector.withValue(
+          failures.reporter,
+          operation: {
+            _ = isolation
+            if Test.current != nil {
+              // Every issue of the run (an #expect, a thrown error) is known: collected here, reported once after.
+              do {
+                try await withKnownIssue(isIntermittent: true, isolation: isolation) {
+                  _ = isolation
+                  try await scenario()
+                } matching: { issue in
+                  issues.withLock { $0.append("\(issue)") }
+                  return true
+                }
+              } catch {
+                issues.withLock { $0.append("The scenario threw \(error)") }
+              }
+            } else {
+              do {
+                try await scenario()
+              } catch {
+                issues.withLock { $0.append("The scenario threw \(error)") }
+              }
             }
-          } catch {
-            issues.withLock { $0.append("The scenario threw \(error)") }
-          }
-        } else {
-          do {
-            try await scenario()
-          } catch {
-            issues.withLock { $0.append("The scenario threw \(error)") }
-          }
-        }
+          }, isolation: isolation)
       }, isolation: isolation)
-    }, isolation: isolation)
     return (run, failures.messages + issues.value)
   }
 
