@@ -385,13 +385,15 @@ public final class TestRuntime: TaskExecutor, @unchecked Sendable {
   /// target an effect that reads its reducer's `@Dependency var clock` hops there before it sleeps. The main actor
   /// runs its jobs in order, so a job queued on it now runs after that hop; once it has run, the task is back here
   /// (or really waiting elsewhere). Each round is one such round trip, bounded by `timeout` in case nothing serves
-  /// the main actor; a round that brings no work back ends the wait.
+  /// the main actor; a round that brings no work back ends the wait. The bound is generous: a test runner always
+  /// serves the main actor, but other tests' main-actor work can hold it for seconds when a whole suite runs in
+  /// parallel on a loaded machine, and a round cut short leaves an effect half-way (a dismissal not yet made).
   ///
   /// A task that a ``TestClock`` woke is waited for until it blocks on the test again or finishes, however many
   /// round trips that takes: an Xcode 26 target's effect that reads `self.clock` to sleep, then `self.socket` to
   /// call a `@MainActor` test double, goes to the main actor and back twice before its next sleep. Once the wait
   /// ends the woken tasks are forgotten: those still away wait on something else (a stream, real I/O).
-  package func settle(timeout: Duration = .seconds(1), defersCompletions: Bool = false) async {
+  package func settle(timeout: Duration = .seconds(10), defersCompletions: Bool = false) async {
     hold()
     defer {
       lock.withLock { wokenTasks.removeAll() }

@@ -64,10 +64,9 @@ struct TestRuntimeWakeUpTests {
       if took > .milliseconds(100) { slow += 1 }
       longest = max(longest, took)
     }
-    // Each send waits for one main-actor round trip (the effect may have gone there). Its one-second timer ends the
-    // wait only when the main actor is busy that long — other tests' main-actor work can do that to a few under the
-    // whole suite's load — while the lost wake-up let 1 to 40 of each 100 waits run to their timer.
-    #expect(store.runtime.mainActorWaitTimeouts * 20 <= count, "\(store.runtime.mainActorWaitTimeouts) timed out")
+    // Each send waits for one main-actor round trip (the effect may have gone there); its timer ends the wait only
+    // when the main actor is busy for ten seconds. The lost wake-up let 1 to 40 of each 100 waits run to their timer.
+    #expect(store.runtime.mainActorWaitTimeouts == 0)
     // A measurement, not an assertion (a loaded machine may be slow): Scripts/stress reads this line.
     print("stress: sends over 100 ms: \(slow) of \(count); longest \(longest)")
     await store.send(.stop)
