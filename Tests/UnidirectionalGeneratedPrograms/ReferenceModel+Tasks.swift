@@ -54,7 +54,7 @@ extension ReferenceModel {
   }
 
   private func spawn(keys: [ModelCancelKey], batch: ModelBatch, frames: [ModelFrame]) -> ModelTask {
-    let task = ModelTask(serial: nextSerial, cause: batch.cause, keys: keys, frames: frames)
+    let task = ModelTask(serial: nextSerial, keys: keys, frames: frames)
     nextSerial += 1
     register(task, under: keys)
     if let cause = batch.cause { cause.children.append(task) } else { batch.started.append(task) }
@@ -303,11 +303,12 @@ final class ModelBatch {
   }
 }
 
-/// A started effect: a task, the effect that fed back the action that started it, the ids it answers to.
+/// A started effect: a task, the ids it answers to, what it does next. Its cause (the effect that fed back the action
+/// that started it) holds it among its `children`; it does not hold its cause, so a finished program's tasks are
+/// freed (a task and its cause holding each other kept every program's tasks, about 800 bytes a program).
 final class ModelTask {
   /// The order it started in.
   let serial: Int
-  let cause: ModelTask?
   let keys: [ModelCancelKey]
   var frames: [ModelFrame]
   var wait: ModelWait?
@@ -318,9 +319,8 @@ final class ModelTask {
   /// Concatenations waiting for it to finish.
   var waiters: [ModelTask] = []
 
-  init(serial: Int, cause: ModelTask?, keys: [ModelCancelKey], frames: [ModelFrame]) {
+  init(serial: Int, keys: [ModelCancelKey], frames: [ModelFrame]) {
     self.serial = serial
-    self.cause = cause
     self.keys = keys
     self.frames = frames
   }

@@ -12,8 +12,10 @@ package enum TestRuntimes {
   package static func register(_ runtime: TestRuntime) {
     guard let test = CurrentTest.id else { return }
     byTest.withLock { byTest in
+      // Runtimes of stores that are gone are dropped, of this test too: a test (or a generated-program run) that
+      // makes thousands of stores keeps only the live ones.
       byTest = byTest.filter { _, runtimes in runtimes.contains { $0.runtime != nil } }
-      byTest[test, default: []].append(WeakRuntime(runtime: runtime))
+      byTest[test] = (byTest[test] ?? []).filter { $0.runtime != nil } + [WeakRuntime(runtime: runtime)]
     }
   }
 
