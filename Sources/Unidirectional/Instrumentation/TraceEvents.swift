@@ -39,6 +39,9 @@ final class TraceEvents<Action: Sendable>: @unchecked Sendable {
   private let drain: ([TraceItem<Action>], _ dropped: Int) -> Void
   /// The traced store's lock, once it has started.
   private let storeLock = Mutex<StoreLock?>(nil)
+  /// Orders the drain and the appends from outside among themselves once the store is gone (or before it started),
+  /// when there is no store lock to take: the tracer closing appends while a scheduled drain may be running.
+  private let outsideLock = Lock()
 
   init(limit: Int, drain: @escaping ([TraceItem<Action>], _ dropped: Int) -> Void) {
     self.limit = limit
@@ -95,12 +98,13 @@ final class TraceEvents<Action: Sendable>: @unchecked Sendable {
     queue.sync {}
   }
 
-  /// Runs `body` with the store's lock held; once the store is gone (or before it started), nothing appends, and
-  /// `body` runs without it.
+  /// Runs `body` with the store's lock held, and with `outsideLock`: once the store is gone (or before it started)
+  /// the store no longer appends, but the tracer closing (``appendFromOutside(_:)``) and a scheduled drain still
+  /// meet here.
   private func withStoreLock<T>(_ body: () -> T) -> T {
     let lock = storeLock.withLock { $0 }
-    if let lock, let result = lock.withLock(body) { return result }
-    return body()
+    if let lock, let result = lock.withLock({ outsideLock.withLock(body) }) { return result }
+    return outsideLock.withLock(body)
   }
 
   /// Takes every pending event and drains them. On `queue`.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Unidirectional
 import XCTest
 
@@ -122,6 +123,33 @@ final class StoreTracerTests: XCTestCase {
     try tracer.close()
     let actions = try Self.events(in: url).filter { $0["cat"] as? String == "action" }
     XCTAssertEqual(actions.compactMap { $0["pid"] as? Int }.sorted(), [1, 2])
+  }
+
+  /// Once the store is gone there is no store lock to take, yet the tracer closing (which appends the end of the
+  /// store's effects) may meet a drain running on the tracer's queue: they are ordered by a lock of the tracer's own
+  /// (`Scripts/tsan` reported the two touching the queued events at once when they were not).
+  func testClosingWhileADrainRunsAfterTheStoreIsGoneKeepsEveryEvent() async throws {
+    for round in 0..<40 {
+      let url = folder.appendingPathComponent("gone-\(round).trace.json")
+      let tracer = try StoreTracer(fileURL: url)
+      do {
+        let store = Store(initialState: Transfers.State(), instruments: [tracer.instrument(for: Transfers.self)]) {
+          Transfers()
+        }
+        await store.send(.quick).finish()
+      }
+      let failures = Mutex<[StoreTraceError]>([])
+      DispatchQueue.concurrentPerform(iterations: 2) { index in
+        do throws(StoreTraceError) {
+          if index == 0 { try tracer.flush() } else { try tracer.close() }
+        } catch {
+          failures.withLock { $0.append(error) }
+        }
+      }
+      XCTAssertEqual(failures.withLock { $0 }, [])
+      let actions = try Self.events(in: url).filter { $0["cat"] as? String == "action" }
+      XCTAssertEqual(actions.compactMap { $0["name"] as? String }, [".quick", ".done"], "round \(round)")
+    }
   }
 
   func testActionNamesKeepTheCasesAndDropTheTypeNames() throws {
