@@ -380,16 +380,12 @@ final class RecordingSession<State: Encodable, Action: Encodable & Sendable>: An
     if !collected, !producerGone { signal.wait() }
   }
 
+  /// Resumes the flushes whose actions are all written.
   private func resumeFlushWaiters() {
-    var remaining: [(target: UInt64?, continuation: CheckedContinuation<Void, Never>)] = []
-    for waiter in flushWaiters {
-      if let target = waiter.target, written >= target {
-        waiter.continuation.resume()
-      } else {
-        remaining.append(waiter)
-      }
-    }
-    flushWaiters = remaining
+    let isWritten = { [written] (target: UInt64?) in target.map { written >= $0 } ?? false }
+    let done = flushWaiters.filter { isWritten($0.target) }
+    flushWaiters.removeAll { isWritten($0.target) }
+    for waiter in done { waiter.continuation.resume() }
   }
 
   /// Closes the file and releases every waiter. Called with the signal's mutex held.
